@@ -1,0 +1,86 @@
+/**
+ * Annotations that aspect schemas carry next to the fields they describe, and the one walker that finds them in a
+ * value. Search documents, facets, autocomplete and relationship edges are all derived from these; no indexer
+ * knows an aspect by name.
+ */
+import type { TSchema } from 'typebox'
+
+/** How a field is indexed for search. */
+export type SearchableType =
+  | 'TEXT' // tokenized words, searched by free text
+  | 'KEYWORD' // exact value (case-insensitive), filters and facets
+  | 'URN' // exact urn; its id part (after the last ':' or the tuple) matches too
+  | 'BOOLEAN'
+  | 'COUNT' // a number: range filters
+
+/** `searchable` annotation on a schema node. */
+export interface Searchable {
+  /** Name of the search field (several aspects may feed one field). */
+  field: string
+  type: SearchableType
+  /** Weight of a free-text match in this field (default 1). */
+  boost?: number
+  /** Searched by free text (default: true for TEXT, false otherwise). */
+  queryByDefault?: boolean
+  /** Its values are autocomplete suggestions. */
+  autocomplete?: boolean
+  /** Counted in search facets (`searchResultMetadatas`). */
+  facet?: boolean
+  /** Facet buckets show the urn's id part ("foo") instead of the whole urn. */
+  facetKey?: 'id'
+}
+
+/** `relationship` annotation: the field holds urns this entity points to. */
+export interface Relationship {
+  name: string
+  entityTypes?: string[]
+}
+
+/** A schema node as the walker sees it. */
+interface Node {
+  type?: string | string[]
+  properties?: Record<string, TSchema>
+  patternProperties?: Record<string, TSchema>
+  items?: TSchema
+  searchable?: Searchable
+  relationship?: Relationship
+}
+
+/** Calls `visit` for every annotated node of `schema` with the value found there (arrays are walked item by item). */
+export function walkAnnotated(
+  schema: TSchema,
+  value: unknown,
+  visit: (node: { searchable?: Searchable; relationship?: Relationship }, value: unknown) => void,
+): void {
+  if (value === undefined || value === null) return
+  const node = schema as Node
+  if (node.searchable || node.relationship) visit(node, value)
+  if (Array.isArray(value)) {
+    if (node.items) for (const item of value) walkAnnotated(node.items, item, visit)
+    return
+  }
+  if (typeof value !== 'object') return
+  const record = value as Record<string, unknown>
+  if (node.properties) {
+    for (const [key, child] of Object.entries(node.properties)) walkAnnotated(child, record[key], visit)
+  }
+  if (node.patternProperties) {
+    const [child] = Object.values(node.patternProperties)
+    if (child) for (const key of Object.keys(record)) walkAnnotated(child, record[key], visit)
+  }
+}
+
+/** Every annotation of a schema, with no value: used to list an entity's searchable fields and relationships. */
+export function listAnnotations(schema: TSchema): { searchable: Searchable[]; relationships: Relationship[] } {
+  const searchable: Searchable[] = []
+  const relationships: Relationship[] = []
+  const visit = (node: Node): void => {
+    if (node.searchable) searchable.push(node.searchable)
+    if (node.relationship) relationships.push(node.relationship)
+    if (node.items) visit(node.items as Node)
+    for (const child of Object.values(node.properties ?? {})) visit(child as Node)
+    for (const child of Object.values(node.patternProperties ?? {})) visit(child as Node)
+  }
+  visit(schema as Node)
+  return { searchable, relationships }
+}

@@ -1,0 +1,88 @@
+/**
+ * Schema pieces shared by several aspects: audit stamps, urns, tag associations, union records.
+ */
+import { Type, type TSchema, type TProperties } from 'typebox'
+import type { Relationship, Searchable } from '../annotations.ts'
+
+/** Annotations a field schema may carry. */
+export interface FieldAnnotations {
+  searchable?: Searchable
+  relationship?: Relationship
+  description?: string
+  default?: unknown
+  /** The urn must be of this entity type (checked when urns are parsed). */
+  urnOf?: string
+}
+
+/** A urn string (any entity type unless the relationship annotation says which). */
+export function Urn(annotations: FieldAnnotations = {}): TSchema {
+  return Type.String({ pattern: '^urn:[A-Za-z0-9_-]+:[A-Za-z0-9_]+:.+', maxLength: 2048, ...annotations })
+}
+
+/** A plain string field. */
+export function Str(annotations: FieldAnnotations = {}): TSchema {
+  return Type.String(annotations)
+}
+
+/** Epoch milliseconds. */
+export function Millis(annotations: FieldAnnotations = {}): TSchema {
+  return Type.Integer(annotations)
+}
+
+/** Who did something and when. */
+export const AuditStamp = Type.Object({
+  time: Type.Integer(),
+  actor: Urn(),
+  impersonator: Type.Optional(Urn()),
+  message: Type.Optional(Type.String()),
+})
+
+/** created / lastModified / deleted stamps. */
+export const ChangeAuditStamps = Type.Object({
+  created: Type.Optional(AuditStamp),
+  lastModified: Type.Optional(AuditStamp),
+  deleted: Type.Optional(AuditStamp),
+})
+
+/** A string-to-string map. */
+export const StringMap = Type.Record(Type.String(), Type.String())
+
+/**
+ * A Rest.li union: an object with exactly one key, the fully qualified name of the member record.
+ * Unknown member names are rejected (unlike unknown fields of ordinary records, which are dropped).
+ */
+export function UnionOf(members: TProperties): TSchema {
+  const optional = Object.fromEntries(Object.entries(members).map(([k, v]) => [k, Type.Optional(v)]))
+  return Type.Object(optional, { additionalProperties: false, minProperties: 1, maxProperties: 1 })
+}
+
+/** A list of tag associations; `relationship` names the edge they create (TaggedWith, SchemaFieldTaggedWith ...). */
+export function TagAssociations(relationship: string, field: string): TSchema {
+  return Type.Object({
+    tags: Type.Array(
+      Type.Object({
+        tag: Urn({
+          relationship: { name: relationship, entityTypes: ['tag'] },
+          searchable: { field, type: 'URN', facet: field === 'tags' },
+        }),
+        context: Type.Optional(Type.String()),
+      }),
+    ),
+  })
+}
+
+/** A list of glossary term associations. */
+export function TermAssociations(relationship: string, field: string): TSchema {
+  return Type.Object({
+    terms: Type.Array(
+      Type.Object({
+        urn: Urn({
+          relationship: { name: relationship, entityTypes: ['glossaryTerm'] },
+          searchable: { field, type: 'URN' },
+        }),
+        context: Type.Optional(Type.String()),
+      }),
+    ),
+    auditStamp: Type.Optional(AuditStamp),
+  })
+}

@@ -1,0 +1,14 @@
+/** Links to documents about an entity. */
+import { Type } from 'typebox'
+import { defineAspect } from './aspect.ts'
+import { AuditStamp } from './common.ts'
+
+export const InstitutionalMemory = Type.Object({
+  elements: Type.Array(Type.Object({
+    url: Type.String(),
+    description: Type.String(),
+    createStamp: AuditStamp,
+  })),
+})
+
+export const institutionalMemory = defineAspect('institutionalMemory', 'com.svc.common.InstitutionalMemory', InstitutionalMemory)
