@@ -6,6 +6,7 @@ import type { Relationship, Searchable } from '../annotations.ts'
 
 /** Annotations a field schema may carry. */
 export interface FieldAnnotations {
+  [keyword: string | symbol]: unknown
   searchable?: Searchable
   relationship?: Relationship
   description?: string

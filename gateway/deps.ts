@@ -1,0 +1,10 @@
+/** What the gateway is built from (wired by a main.ts; tests wire their own). */
+import type { Logger } from '../model/log.ts'
+import type { Model } from '../model/runtime.ts'
+import type { Writer } from './writeQueue.ts'
+
+export interface GatewayDeps {
+  model: Model
+  writer: Writer
+  log: Logger
+}

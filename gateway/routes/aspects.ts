@@ -1,0 +1,133 @@
+/**
+ * Routes 1, 8 and 9: aspect proposals (`POST /aspects?action=ingestProposal`, and the batch form
+ * `ingestProposalBatch`), the versioned aspect read (`GET /aspects/<urn>?aspect=&version=`, legacy) and
+ * timeseries reads (`POST /aspects?action=getTimeseriesAspectValues`).
+ */
+import { Type } from 'typebox'
+import { CatalogError, fail } from '../../model/errors.ts'
+import type { WriteItem } from '../../model/jobs.ts'
+import { ProposalSchema, parseProposal } from '../../model/proposal.ts'
+import { parseUrn } from '../../model/urn.ts'
+import { validateOrThrow } from '../../model/validate.ts'
+import type { GatewayDeps } from '../deps.ts'
+import { intParam, requiredParam } from '../http/params.ts'
+import type { RouteSpec } from '../http/route.ts'
+
+const MAX_BATCH = 10_000
+const DEFAULT_TIMESERIES_LIMIT = 10_000
+
+export const ProposalBody = Type.Object({ proposal: ProposalSchema })
+export const ProposalBatchBody = Type.Object({ proposals: Type.Array(Type.Unknown(), { maxItems: MAX_BATCH }) })
+export const TimeseriesBody = Type.Object({
+  urn: Type.String(),
+  entity: Type.String(),
+  aspect: Type.String({ description: 'timeseries aspect name, e.g. datasetProfile' }),
+  startTimeMillis: Type.Optional(Type.Integer({ description: 'inclusive lower bound (epoch ms)' })),
+  endTimeMillis: Type.Optional(Type.Integer({ description: 'inclusive upper bound (epoch ms)' })),
+  limit: Type.Optional(Type.Integer({ minimum: 0, maximum: DEFAULT_TIMESERIES_LIMIT, description: 'default 10000' })),
+})
+
+export function aspectsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
+  const { registry, store } = model
+  return [
+    {
+      method: 'POST',
+      path: '/aspects',
+      action: 'ingestProposal',
+      summary: 'Propose an aspect change (UPSERT or DELETE); answers {"value": urn} once applied',
+      scope: 'write',
+      body: true,
+      requestSchema: ProposalBody,
+      example: {
+        request: { proposal: { entityType: 'dataset', entityUrn: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)', changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}', contentType: 'application/json' } } },
+        response: { value: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)' },
+      },
+      handler: async (req) => {
+        validateOrThrow(Type.Object({ proposal: Type.Unknown() }), req.body, 'INVALID_REQUEST', 'the body must be {"proposal": {...}}')
+        const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal)
+        await writer.submit([item], req.actor)
+        return { body: { value: item.urn } }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/aspects',
+      action: 'ingestProposalBatch',
+      summary: 'Propose many aspect changes; each is checked and applied on its own (one bad item never rejects the others)',
+      scope: 'write',
+      body: true,
+      requestSchema: ProposalBatchBody,
+      handler: async (req) => {
+        validateOrThrow(ProposalBatchBody, req.body, 'INVALID_REQUEST', `the body must be {"proposals": [...]} with at most ${MAX_BATCH} items`)
+        const proposals = (req.body as { proposals: unknown[] }).proposals
+        const results: Record<string, unknown>[] = []
+        const items: WriteItem[] = []
+        const positions: number[] = []
+        proposals.forEach((raw, i) => {
+          try {
+            const item = parseProposal(registry, raw, `proposals[${i}]`)
+            results.push({ index: i, urn: item.urn, status: 200 })
+            items.push(item)
+            positions.push(i)
+          } catch (err) {
+            if (!(err instanceof CatalogError)) throw err
+            results.push({ index: i, status: err.status, error: err.toBody() })
+          }
+        })
+        if (items.length > 0) await writer.submit(items, req.actor)
+        return { body: { value: { accepted: items.length, rejected: proposals.length - items.length, results } } }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/aspects',
+      action: 'getTimeseriesAspectValues',
+      summary: 'Values of a timeseries aspect in an inclusive time range, newest first',
+      scope: 'read',
+      body: true,
+      requestSchema: TimeseriesBody,
+      handler: async (req) => {
+        const body = validateOrThrow(TimeseriesBody, req.body, 'INVALID_REQUEST', 'invalid getTimeseriesAspectValues request') as Type.Static<typeof TimeseriesBody>
+        const parsed = parseUrn(registry, body.urn, 'urn')
+        const entity = registry.entity(body.entity)
+        if (entity !== parsed.entity) throw fail('ENTITY_TYPE_MISMATCH', `entity ${body.entity} does not match the urn's entity type ${parsed.entity.name}`, [{ path: 'entity', message: `must be ${parsed.entity.name}` }])
+        const spec = registry.aspectOf(entity, body.aspect)
+        if (!spec.timeseries) throw fail('INVALID_REQUEST', `${spec.name} is not a timeseries aspect`, [{ path: 'aspect', message: 'not a timeseries aspect' }])
+        const start = body.startTimeMillis ?? 0
+        const end = body.endTimeMillis ?? Number.MAX_SAFE_INTEGER
+        const limit = body.limit ?? DEFAULT_TIMESERIES_LIMIT
+        const values = start > end ? [] : await store.timeseries(parsed.urn, spec.name, start, end, limit)
+        return {
+          body: {
+            value: {
+              entityName: entity.name, aspectName: spec.name,
+              startTimeMillis: body.startTimeMillis, endTimeMillis: body.endTimeMillis, limit,
+              values: values.map((json) => ({ aspect: { value: json, contentType: 'application/json' } })),
+            },
+          },
+        }
+      },
+    },
+    {
+      method: 'GET',
+      path: '/aspects/*',
+      summary: 'One version of an aspect (legacy): version 0 is the latest, 1 the oldest',
+      scope: 'read',
+      parameters: [
+        { name: 'urn', in: 'path', required: true, description: 'url-encoded urn' },
+        { name: 'aspect', in: 'query', required: true, description: 'aspect name' },
+        { name: 'version', in: 'query', required: true, description: 'version (0 = latest)' },
+      ],
+      handler: async (req) => {
+        const parsed = parseUrn(registry, req.params.urn, 'urn')
+        const spec = registry.aspectOf(parsed.entity, requiredParam(req.query, 'aspect'))
+        const version = intParam(req.query, 'version', undefined)
+        if (version === undefined) throw fail('INVALID_REQUEST', 'query parameter "version" is required', [{ path: 'version', message: 'required' }])
+        if (spec.timeseries) throw fail('INVALID_REQUEST', `${spec.name} is a timeseries aspect: read it with getTimeseriesAspectValues`, [{ path: 'aspect', message: 'timeseries aspects have no versions' }])
+        const env = await store.version(parsed.urn, spec.name, version)
+        if (!env) throw fail('VERSION_NOT_FOUND', `no version ${version} of ${spec.name} for ${parsed.urn}`, [{ path: 'version', message: 'not found' }])
+        return { body: { version, aspect: { [spec.recordName]: env.value } } }
+      },
+    },
+  ]
+}

@@ -1,0 +1,64 @@
+/** Route 3: `GET /entitiesV2/<urn>` (current entity read), and the batch form `GET /entitiesV2?ids=List(...)`. */
+import { Type } from 'typebox'
+import { fail } from '../../model/errors.ts'
+import { parseUrn } from '../../model/urn.ts'
+import type { GatewayDeps } from '../deps.ts'
+import { listParam } from '../http/params.ts'
+import type { RouteSpec } from '../http/route.ts'
+import { aspectsToRead, entityV2View } from '../views/entity.ts'
+
+const MAX_BATCH = 1000
+
+export const EntityV2Response = Type.Object({
+  urn: Type.String(),
+  entityName: Type.String(),
+  aspects: Type.Record(Type.String(), Type.Object({
+    name: Type.String(), version: Type.Integer(), value: Type.Unknown(),
+    created: Type.Object({ time: Type.Integer(), actor: Type.String() }),
+  })),
+})
+
+export function entitiesV2Routes({ model }: GatewayDeps): RouteSpec[] {
+  const { registry, store } = model
+  return [
+    {
+      method: 'GET',
+      path: '/entitiesV2/*',
+      summary: 'Latest aspects of an entity (the key aspect always included; an unknown urn answers its key alone)',
+      scope: 'read',
+      parameters: [
+        { name: 'urn', in: 'path', required: true, description: 'url-encoded urn' },
+        { name: 'aspects', in: 'query', description: 'List(a,b) or repeated: limit the aspects returned' },
+      ],
+      responseSchema: EntityV2Response,
+      handler: async (req) => {
+        const parsed = parseUrn(registry, req.params.urn, 'urn')
+        const requested = listParam(req.query, 'aspects')
+        const latest = await store.latest(parsed.urn, aspectsToRead(registry, parsed, requested))
+        return { body: entityV2View(registry, parsed, latest, requested, Date.now()) }
+      },
+    },
+    {
+      method: 'GET',
+      path: '/entitiesV2',
+      summary: 'Latest aspects of several entities: ids=List(<urn>,...)',
+      scope: 'read',
+      parameters: [
+        { name: 'ids', in: 'query', required: true, description: 'List(<urn>,...) or repeated' },
+        { name: 'aspects', in: 'query', description: 'List(a,b) or repeated: limit the aspects returned' },
+      ],
+      handler: async (req) => {
+        const ids = listParam(req.query, 'ids')
+        if (!ids || ids.length === 0) throw fail('INVALID_REQUEST', 'query parameter "ids" is required', [{ path: 'ids', message: 'required' }])
+        if (ids.length > MAX_BATCH) throw fail('INVALID_REQUEST', `at most ${MAX_BATCH} ids`, [{ path: 'ids', message: `${ids.length} given` }])
+        const parsed = ids.map((id, i) => parseUrn(registry, id, `ids[${i}]`))
+        const requested = listParam(req.query, 'aspects')
+        const latest = await store.latestMany(parsed.map((p) => p.urn))
+        const now = Date.now()
+        const results: Record<string, unknown> = {}
+        parsed.forEach((p, i) => { results[p.urn] = entityV2View(registry, p, latest[i]!, requested, now) })
+        return { body: { results, statuses: {}, errors: {} } }
+      },
+    },
+  ]
+}

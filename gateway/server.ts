@@ -1,0 +1,96 @@
+/**
+ * buildServer(deps): the Restify gateway with every route mounted. It never listens itself (a main.ts does), so
+ * tests build one on a random port. Routes sharing a method and path are told apart by `?action=`; errors of any
+ * kind leave through one handler with one body shape.
+ */
+import type { ServerResponse } from 'node:http'
+import restify, { type Request, type Response, type Server } from 'restify'
+import { CatalogError, fail } from '../model/errors.ts'
+import { SYSTEM_ACTOR } from '../model/jobs.ts'
+import type { GatewayDeps } from './deps.ts'
+import { readJsonBody } from './http/body.ts'
+import { isServiceFault, toCatalogError } from './http/errors.ts'
+import type { Query, RouteSpec } from './http/route.ts'
+import { aspectsRoutes } from './routes/aspects.ts'
+import { entitiesRoutes } from './routes/entities.ts'
+import { entitiesV2Routes } from './routes/entitiesV2.ts'
+
+/** Every route of the API, in documentation order. */
+export function allRoutes(deps: GatewayDeps): RouteSpec[] {
+  return [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...entitiesV2Routes(deps)]
+}
+
+function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), ...headers })
+  res.end(body)
+}
+
+/** Sends a catalogue error (any thrown value is converted first). */
+export function sendError(deps: GatewayDeps, req: Request, res: ServerResponse, thrown: unknown): void {
+  const err = toCatalogError(thrown)
+  if (isServiceFault(err)) deps.log.error('request failed', { method: req.method, url: req.url, error: thrown instanceof Error ? thrown.stack : String(thrown) })
+  const headers: Record<string, string> = err.retryAfter !== undefined ? { 'retry-after': String(err.retryAfter) } : {}
+  if (!res.headersSent) sendJson(res, err.status, JSON.stringify(err.toBody()), headers)
+}
+
+function actionOf(query: Query): string | undefined {
+  const action = query.action
+  return Array.isArray(action) ? action[0] : action
+}
+
+/** Mounts routes sharing a method and path, dispatching on `?action=`. */
+function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: string, routes: RouteSpec[]): void {
+  const byAction = new Map(routes.map((r) => [r.action, r]))
+  const actions = routes.map((r) => r.action).filter((a): a is string => !!a)
+  const handler = async (req: Request, res: Response): Promise<void> => {
+    try {
+      const query = (req.query ?? {}) as Query
+      const action = actionOf(query)
+      const route = byAction.get(action) ?? (actions.length > 0 && action === undefined ? undefined : byAction.get(undefined))
+      if (!route) {
+        throw fail('INVALID_REQUEST', action === undefined ? `${method} ${path} needs ?action= (one of: ${actions.join(', ')})` : `unknown action "${action}" on ${method} ${path}`,
+          [{ path: 'action', message: `one of: ${actions.join(', ')}` }])
+      }
+      const body = route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined
+      const params: Record<string, string> = {}
+      const wildcard = (req.params as Record<string, string> | undefined)?.['*']
+      if (wildcard !== undefined) params.urn = wildcard
+      const reply = await route.handler({ query, params, body, headers: req.headers, actor: SYSTEM_ACTOR })
+      sendJson(res, reply.status ?? 200, reply.raw ?? JSON.stringify(reply.body), reply.headers)
+    } catch (err) {
+      sendError(deps, req, res, err)
+    }
+  }
+  if (method === 'GET') server.get(path, handler)
+  else server.post(path, handler)
+}
+
+/** Builds the gateway; call `listen` on the result to serve. */
+export function buildServer(deps: GatewayDeps, routes: RouteSpec[] = allRoutes(deps)): Server {
+  const server = restify.createServer({ name: 'svc-catalog', handleUncaughtExceptions: false })
+  server.use(restify.plugins.queryParser({ mapParams: false }))
+  const groups = new Map<string, RouteSpec[]>()
+  for (const route of routes) {
+    for (const path of [route.path, ...(route.aliases ?? [])]) {
+      const key = `${route.method} ${path}`
+      groups.set(key, [...(groups.get(key) ?? []), route])
+    }
+  }
+  for (const [key, group] of groups) {
+    const [method, path] = key.split(' ') as ['GET' | 'POST', string]
+    mount(server, deps, method, path, group)
+  }
+  // Restify's own errors (no route, method not allowed, malformed URL): same body shape as ours.
+  server.on('restifyError', (req: Request, res: Response, err: { statusCode?: number; message?: string }, next: () => void) => {
+    const status = err.statusCode ?? 500
+    const mapped = status === 404 ? new CatalogError('NOT_FOUND', `no route ${req.method} ${req.getPath()}`)
+      : status === 405 ? new CatalogError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${req.getPath()}`)
+        : status < 500 ? new CatalogError('INVALID_REQUEST', err.message ?? 'invalid request')
+          : err
+    const catalogError = toCatalogError(mapped)
+    if (isServiceFault(catalogError)) deps.log.error('request failed', { method: req.method, url: req.url, error: String(err.message) })
+    res.send(catalogError.status, catalogError.toBody())
+    next()
+  })
+  return server
+}

@@ -1,0 +1,39 @@
+/** Starts a gateway against `config.redisUrl`: model, write queues, HTTP server listening on host:port. */
+import type { Server } from 'restify'
+import type { Config } from '../model/config.ts'
+import type { Logger } from '../model/log.ts'
+import { openModel, type Model } from '../model/runtime.ts'
+import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
+import type { GatewayDeps } from './deps.ts'
+import { buildServer } from './server.ts'
+import { QueueWriter } from './writeQueue.ts'
+
+export interface RunningGateway {
+  server: Server
+  model: Model
+  url: string
+  close(): Promise<void>
+}
+
+export async function startGateway(config: Config, log: Logger): Promise<RunningGateway> {
+  const redis = connectForRequests(config.redisUrl, 'svc-gateway')
+  const queueConnection = connectForQueues(config.redisUrl, 'svc-gateway-queue')
+  const model = await openModel(config, redis)
+  const writer = new QueueWriter(config, queueConnection, model.keys)
+  await writer.ready()
+  const deps: GatewayDeps = { model, writer, log }
+  const server = buildServer(deps)
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
+  const address = server.address()
+  const url = `http://${config.host}:${address.port}`
+  log.info('gateway listening', { url, engine: model.engine.name, partitions: config.partitions })
+  return {
+    server, model, url,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await writer.close()
+      queueConnection.disconnect()
+      redis.disconnect()
+    },
+  }
+}

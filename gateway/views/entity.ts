@@ -1,0 +1,36 @@
+/** Response shapes of entity reads (entitiesV2 and the versioned aspect), pure. */
+import type { Envelope } from '../../model/derive/envelope.ts'
+import { SYSTEM_ACTOR } from '../../model/jobs.ts'
+import type { Registry } from '../../model/registry.ts'
+import type { ParsedUrn } from '../../model/urn.ts'
+
+export interface EnvelopedAspect {
+  name: string
+  version: number
+  value: unknown
+  created: { time: number; actor: string }
+}
+
+/**
+ * `{urn, entityName, aspects}` with the latest version of each stored aspect (or of those `requested`; unknown
+ * names are ignored). The key aspect is always there: synthesized from the urn when never written.
+ */
+export function entityV2View(registry: Registry, parsed: ParsedUrn, latest: ReadonlyMap<string, Envelope>, requested: readonly string[] | undefined, now: number) {
+  const { entity } = parsed
+  const names = registry.versionedAspects(entity).map((a) => a.name)
+    .filter((name) => !requested || name === entity.keyAspect || requested.includes(name))
+  const aspects: Record<string, EnvelopedAspect> = {}
+  for (const name of names) {
+    const env = latest.get(name)
+    if (env) aspects[name] = { name, version: 0, value: env.value, created: env.created }
+    else if (name === entity.keyAspect) aspects[name] = { name, version: 0, value: parsed.key, created: { actor: SYSTEM_ACTOR, time: now } }
+  }
+  return { urn: parsed.urn, entityName: entity.name, aspects }
+}
+
+/** The aspect names to read for an entitiesV2 request (known ones only, key included), or undefined for all. */
+export function aspectsToRead(registry: Registry, parsed: ParsedUrn, requested: readonly string[] | undefined): string[] | undefined {
+  if (!requested) return undefined
+  const known = new Set(registry.versionedAspects(parsed.entity).map((a) => a.name))
+  return [...new Set([parsed.entity.keyAspect, ...requested.filter((n) => known.has(n))])]
+}

@@ -1,0 +1,20 @@
+/**
+ * Text to search tokens: lower-cased words split on every non-alphanumeric character (so on `( ) , . / : _ -` and
+ * spaces) and on camelCase boundaries (`SampleHdfsDataset` -> sample, hdfs, dataset). Used for indexing and
+ * queries alike, so both always agree.
+ */
+
+const CAMEL = /([\p{Ll}\p{N}])(\p{Lu})|(\p{Lu})(\p{Lu}\p{Ll})/gu
+
+/** The tokens of a text, in order, duplicates kept. */
+export function tokenize(text: string): string[] {
+  const spaced = text.replace(CAMEL, (_, a?: string, b?: string, c?: string, d?: string) => (a ? `${a} ${b}` : `${c} ${d}`))
+  return spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0)
+}
+
+/** Distinct tokens of several texts. */
+export function tokenSet(texts: Iterable<string>): Set<string> {
+  const set = new Set<string>()
+  for (const text of texts) for (const token of tokenize(text)) set.add(token)
+  return set
+}

@@ -1,0 +1,62 @@
+/**
+ * The write-job contract between the gateway (producer) and the workers (consumer): what a job carries, which
+ * partition a urn belongs to, and the queue names. Pure: no queue library is imported here.
+ */
+
+/** System metadata a write may carry; `runId` makes the write part of a run that can be rolled back. */
+export interface SystemMetadata {
+  runId?: string
+  lastObserved?: number
+  [key: string]: unknown
+}
+
+/** One aspect value to upsert (already validated and cleaned by the gateway). */
+export interface AspectWrite {
+  name: string
+  value: unknown
+}
+
+/** One unit of work on one entity. Items of one entity apply in order, atomically per job. */
+export type WriteItem =
+  | { op: 'upsert'; urn: string; entityType: string; aspects: AspectWrite[]; systemMetadata?: SystemMetadata }
+  | { op: 'delete'; urn: string; entityType: string; aspect: string; systemMetadata?: SystemMetadata }
+  | { op: 'deleteEntity'; urn: string; entityType: string }
+  | { op: 'rollback'; urn: string; entityType: string; runId: string }
+
+/** A job: items (all in one partition), who asked, and when (the audit stamp of every change it makes). */
+export interface WriteJob {
+  items: WriteItem[]
+  actor: string
+  time: number
+}
+
+/** What happened to one item. */
+export interface ItemResult {
+  urn: string
+  /** Aspect changes applied (0 for a no-op such as an identical re-write). */
+  changes: number
+}
+
+/** A job's result, item by item. */
+export interface JobResult {
+  results: ItemResult[]
+}
+
+/** The partition of a urn: FNV-1a hash of its UTF-8 bytes, mod `partitions`. Stable across processes and restarts. */
+export function partitionOf(urn: string, partitions: number): number {
+  let hash = 0x811c9dc5
+  const bytes = Buffer.from(urn, 'utf8')
+  for (const byte of bytes) {
+    hash ^= byte
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash % partitions
+}
+
+/** BullMQ queue name of a partition. */
+export function queueName(partition: number): string {
+  return `ingest-${partition}`
+}
+
+/** The actor of writes made without an authenticated caller. */
+export const SYSTEM_ACTOR = 'urn:svc:corpuser:__svc_system'

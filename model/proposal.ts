@@ -1,0 +1,80 @@
+/**
+ * Proposals (`{entityType, entityUrn, changeType, aspectName, aspect: {value, contentType}}`) to write items:
+ * checks every field, parses the serialized aspect and validates it against the aspect's schema. Any problem is a
+ * 400 naming the JSON path; nothing reaches storage.
+ */
+import { Type } from 'typebox'
+import { canonicalJson } from './derive/canonical.ts'
+import { fail } from './errors.ts'
+import type { SystemMetadata, WriteItem } from './jobs.ts'
+import type { Registry } from './registry.ts'
+import { parseUrn, type ParsedUrn } from './urn.ts'
+import { validateOrThrow } from './validate.ts'
+
+export const SystemMetadataSchema = Type.Object({
+  runId: Type.Optional(Type.String({ maxLength: 512 })),
+  lastObserved: Type.Optional(Type.Integer({ minimum: 0 })),
+}, { description: 'optional; runId makes the write part of a run that can be rolled back' })
+
+export const ProposalSchema = Type.Object({
+  entityType: Type.String({ description: 'entity type name, e.g. dataset (case-insensitive)' }),
+  entityUrn: Type.String({ description: 'urn of the entity' }),
+  changeType: Type.String({ description: 'UPSERT or DELETE' }),
+  aspectName: Type.String({ description: 'aspect name, e.g. ownership' }),
+  aspect: Type.Optional(Type.Object({
+    value: Type.String({ description: 'the aspect, serialized as JSON' }),
+    contentType: Type.Optional(Type.String({ description: 'application/json' })),
+  })),
+  systemMetadata: Type.Optional(SystemMetadataSchema),
+})
+
+/** Validates an aspect value (already parsed) for `aspectName`; returns it cleaned of unknown fields. */
+export function checkAspectValue(registry: Registry, parsed: ParsedUrn, aspectName: string, value: unknown, where: string): unknown {
+  const spec = registry.aspectOf(parsed.entity, aspectName)
+  const clean = validateOrThrow(spec.schema, value, 'INVALID_ASPECT', `${aspectName} does not match its schema`, where)
+  if (aspectName === parsed.entity.keyAspect && canonicalJson(clean) !== canonicalJson(parsed.key)) {
+    throw fail('INVALID_ASPECT', `the key aspect ${aspectName} must match the urn (${JSON.stringify(parsed.key)})`, [{ path: where, message: 'differs from the urn' }])
+  }
+  return clean
+}
+
+/** Turns a proposal into a write item, or throws a 400 naming what is wrong (paths start with `where`). */
+export function parseProposal(registry: Registry, raw: unknown, where = 'proposal'): WriteItem {
+  validateOrThrow(ProposalSchema, raw, 'INVALID_REQUEST', `${where} is not a valid proposal`, where)
+  const proposal = raw as {
+    entityType: string; entityUrn: string; changeType: string; aspectName: string
+    aspect?: { value: string; contentType?: string }; systemMetadata?: SystemMetadata
+  }
+  const parsed = parseUrn(registry, proposal.entityUrn, `${where}.entityUrn`)
+  const declared = registry.entity(proposal.entityType)
+  if (declared !== parsed.entity) {
+    throw fail('ENTITY_TYPE_MISMATCH', `entityType ${proposal.entityType} does not match the urn's entity type ${parsed.entity.name}`,
+      [{ path: `${where}.entityType`, message: `must be ${parsed.entity.name}` }])
+  }
+  const spec = registry.aspectOf(parsed.entity, proposal.aspectName)
+  const base = { urn: parsed.urn, entityType: parsed.entity.name, systemMetadata: proposal.systemMetadata }
+  switch (proposal.changeType) {
+    case 'UPSERT': {
+      if (!proposal.aspect) throw fail('INVALID_REQUEST', `${where}.aspect is required for UPSERT`, [{ path: `${where}.aspect`, message: 'required' }])
+      const contentType = proposal.aspect.contentType ?? 'application/json'
+      if (!/^application\/json\b/i.test(contentType)) {
+        throw fail('INVALID_REQUEST', `${where}.aspect.contentType must be application/json`, [{ path: `${where}.aspect.contentType`, message: `got ${contentType}` }])
+      }
+      let value: unknown
+      try {
+        value = JSON.parse(proposal.aspect.value)
+      } catch (err) {
+        throw fail('INVALID_ASPECT', `${where}.aspect.value is not valid JSON: ${(err as Error).message}`, [{ path: `${where}.aspect.value`, message: 'not valid JSON' }])
+      }
+      const clean = checkAspectValue(registry, parsed, spec.name, value, `${where}.aspect.value`)
+      return { op: 'upsert', ...base, aspects: [{ name: spec.name, value: clean }] }
+    }
+    case 'DELETE':
+      if (spec.timeseries) {
+        throw fail('UNSUPPORTED_CHANGE', `timeseries aspect ${spec.name} accepts UPSERT only`, [{ path: `${where}.changeType`, message: 'must be UPSERT' }])
+      }
+      return { op: 'delete', ...base, aspect: spec.name }
+    default:
+      throw fail('UNSUPPORTED_CHANGE', `changeType ${proposal.changeType} is not supported`, [{ path: `${where}.changeType`, message: 'must be UPSERT or DELETE' }])
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What the native engine indexes for one search document, as plain sets: free-text tokens with their relevance,
+ * exact keyword values, distinct values per field (for prefix, contains and range filters and for facets),
+ * numbers, and autocomplete entries. Pure; documentOps.ts turns the difference of two of these into Redis ops.
+ */
+import { tokenize } from '../../derive/tokenize.ts'
+import { URN_FIELD, type SearchDocument } from '../../derive/searchDocument.ts'
+import type { EntitySpec } from '../../entities.ts'
+import type { Registry } from '../../registry.ts'
+import { urnId } from '../../urn.ts'
+
+const SEP = '\u0000'
+/** Urn tokens every urn of a type shares; indexing them would only cost memory. */
+const URN_NOISE = new Set(['urn', 'svc'])
+/** Autocomplete: word starts indexed per value (a long description is not a suggestion source anyway). */
+const MAX_WORD_STARTS = 8
+
+export interface NativeEntries {
+  /** token -> relevance (sum of the boosts of the fields it appears in). */
+  tokens: Map<string, number>
+  /** `field SEP lowercased value`: exact-match postings. */
+  keywords: Set<string>
+  /** `field SEP lowercased SEP original`: distinct values per field. */
+  values: Set<string>
+  /** field -> number (COUNT fields). */
+  numbers: Map<string, number>
+  /** `normalized text from a word start SEP original SEP urn`. */
+  suggestions: Set<string>
+}
+
+/** Lower-cases and collapses white space: the form autocomplete compares. */
+export function normalizeSuggestion(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
+/** Offsets where a word starts (a letter or digit after anything else). */
+function wordStarts(text: string): number[] {
+  const starts: number[] = []
+  for (let i = 0; i < text.length && starts.length < MAX_WORD_STARTS; i++) {
+    const isWord = /[\p{L}\p{N}]/u.test(text[i]!)
+    if (isWord && (i === 0 || !/[\p{L}\p{N}]/u.test(text[i - 1]!))) starts.push(i)
+  }
+  return starts
+}
+
+/** The native index entries of a document (none for null). */
+export function nativeEntries(registry: Registry, entity: EntitySpec, doc: SearchDocument | null): NativeEntries {
+  const entries: NativeEntries = { tokens: new Map(), keywords: new Set(), values: new Set(), numbers: new Map(), suggestions: new Set() }
+  if (!doc) return entries
+  const fields = registry.searchFields(entity)
+  for (const [name, values] of Object.entries(doc.fields)) {
+    const field = fields.get(name)
+    const isUrnField = name === URN_FIELD
+    const queried = isUrnField || field?.queryByDefault === true
+    const boost = isUrnField ? 1 : field?.boost ?? 1
+    const seen = new Set<string>()
+    for (const value of values) {
+      const lower = value.toLowerCase()
+      entries.keywords.add(`${name}${SEP}${lower}`)
+      if (isUrnField || field?.type === 'URN') entries.keywords.add(`${name}${SEP}${urnId(value).toLowerCase()}`)
+      entries.values.add(`${name}${SEP}${lower}${SEP}${value}`)
+      if (field?.type === 'COUNT' && !entries.numbers.has(name) && Number.isFinite(Number(value))) entries.numbers.set(name, Number(value))
+      if (queried) {
+        for (const token of tokenize(value)) {
+          if (isUrnField && (URN_NOISE.has(token) || token === entity.name.toLowerCase())) continue
+          if (seen.has(token)) continue
+          seen.add(token)
+          entries.tokens.set(token, (entries.tokens.get(token) ?? 0) + boost)
+        }
+      }
+      if (field?.autocomplete) {
+        const normalized = normalizeSuggestion(value)
+        for (const start of wordStarts(normalized)) entries.suggestions.add(`${normalized.slice(start)}${SEP}${value}${SEP}${doc.urn}`)
+      }
+    }
+  }
+  return entries
+}

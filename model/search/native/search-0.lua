@@ -1,0 +1,100 @@
+--[[
+  Native search over one entity type's index (layout in documentOps.ts), in one atomic step.
+
+  KEYS     none (index keys are derived from ARGV[1]; single-instance Redis)
+  ARGV     1 index prefix P (`<prefix>ix:<type>:`)
+           2 prefix for temporary keys (unique per call; deleted before returning)
+           3 start, 4 count
+           5 word count, then per word: token, '1' if it is a prefix
+           then a criteria list of required criteria (AND), then the filter: group count, then per group a
+           criteria list (groups are OR-ed). A criteria list is: count, then per criterion:
+             field, condition, negated ('1'/'0'), numeric ('1'/'0'), value count, values (lower-cased)...
+           then facet count, facet fields..., then the most values a facet reports
+  Returns  {total, {urn...}, {field, {member, count, ...}, field, {...}, ...}}
+           Hits are ordered by relevance (sum of token scores) then urn. Facet members are `lower\0original`.
+]]
+local P = ARGV[1]
+local TMP = ARGV[2]
+local live = P .. 'live:'
+local pos = 5
+-- @include filter.lua
+
+-- Sources of the final intersection with their weights (words count toward relevance, negatively so that
+-- ascending order is best first and ties fall back to urn order).
+local sources, weights = { live }, { 0 }
+local nothing = false
+
+local nWords = tonumber(ARGV[pos]); pos = pos + 1
+for _ = 1, nWords do
+  local token, isPrefix = ARGV[pos], ARGV[pos + 1] == '1'
+  pos = pos + 2
+  local key
+  if isPrefix then
+    local expansions = redis.call('ZRANGEBYLEX', P .. 'toks:', '[' .. token, '[' .. token .. '\255', 'LIMIT', 0, 200)
+    local keys = {}
+    for i, t in ipairs(expansions) do keys[i] = P .. 'tok:' .. t end
+    key = union(keys, 'MAX')
+  else
+    key = P .. 'tok:' .. token
+  end
+  if not key then nothing = true else
+    sources[#sources + 1] = key
+    weights[#weights + 1] = -1
+  end
+end
+
+for _, c in ipairs(readCriteria()) do
+  local key = criterionKey(c.field, c.condition, c.negated, c.numeric, c.values)
+  if not key then nothing = true else
+    sources[#sources + 1] = key
+    weights[#weights + 1] = 0
+  end
+end
+
+local filterKey = readFilter()
+if filterKey == false then nothing = true elseif filterKey then
+  sources[#sources + 1] = filterKey
+  weights[#weights + 1] = 0
+end
+
+local nFacets = tonumber(ARGV[pos]); pos = pos + 1
+local facetFields = {}
+for i = 1, nFacets do facetFields[i] = ARGV[pos + i - 1] end
+pos = pos + nFacets
+local maxFacetValues = tonumber(ARGV[pos])
+
+local result
+if nothing then
+  result = false
+elseif #sources == 1 then
+  result = live
+else
+  result = tmp()
+  redis.call('ZINTERSTORE', result, #sources, unpack(sources), 'WEIGHTS', unpack(weights))
+  redis.call('PEXPIRE', result, 60000)
+end
+
+local total, urns, facets = 0, {}, {}
+if result then
+  total = redis.call('ZCARD', result)
+  local start, count = tonumber(ARGV[3]), tonumber(ARGV[4])
+  if count > 0 then urns = redis.call('ZRANGE', result, start, start + count - 1) end
+  for _, field in ipairs(facetFields) do
+    local buckets = {}
+    local members = redis.call('ZRANGE', P .. 'vals:' .. field, 0, maxFacetValues - 1)
+    for _, member in ipairs(members) do
+      local n
+      if result == live then n = tonumber(redis.call('HGET', P .. 'valn:' .. field, member) or '0')
+      else n = redis.call('ZINTERCARD', 2, result, kwKey(field, string.match(member, '^([^%z]*)'))) end
+      if n > 0 then
+        buckets[#buckets + 1] = member
+        buckets[#buckets + 1] = n
+      end
+    end
+    facets[#facets + 1] = field
+    facets[#facets + 1] = buckets
+  end
+end
+
+cleanup()
+return { total, urns, facets }

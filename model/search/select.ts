@@ -1,0 +1,19 @@
+/**
+ * Chooses the search engine at start-up: `redisearch` when the server has the search module (MODULE LIST) and
+ * configuration allows it, else `native`. SEARCH_ENGINE=native|redisearch overrides the probe.
+ */
+import type { Redis } from 'ioredis'
+import type { SearchEngineChoice } from '../config.ts'
+import type { Registry } from '../registry.ts'
+import type { Keys } from '../store/keys.ts'
+import { hasSearchModule } from '../store/redis.ts'
+import type { SearchEngine } from './engine.ts'
+import { NativeEngine } from './native/engine.ts'
+
+export async function selectEngine(choice: SearchEngineChoice, redis: Redis, registry: Registry, keys: Keys): Promise<SearchEngine> {
+  const available = choice === 'native' ? false : await hasSearchModule(redis)
+  if (choice === 'redisearch' && !available) throw new Error('SEARCH_ENGINE=redisearch but the Redis server has no search module')
+  const engine: SearchEngine = new NativeEngine(redis, registry, keys)
+  await engine.ensureIndexes()
+  return engine
+}

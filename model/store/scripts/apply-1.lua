@@ -1,0 +1,48 @@
+--[[
+  Applies one entity's change atomically, guarded by a compare-and-set on the entity's write counter.
+
+  KEYS[1]  the entity's meta hash (fields: rev, job, v:<aspect>)
+  ARGV[1]  the rev the change was computed from ("0" when the entity had none)
+  ARGV[2]  id of the job applying it ("" for none: no idempotency check)
+  ARGV[3]  number of ops that follow; then each op as: command, argument count, arguments...
+           Commands are Redis write commands (whitelisted below) or the reference-counted set ops:
+             REFINC counts member set   HINCRBY counts member 1; on 1, ZADD set 0 member
+             REFDEC counts member set   HINCRBY counts member -1; on <= 0, HDEL counts member and ZREM set member
+
+  Returns  {1, newRev}  applied
+           {0, rev}     this job was already applied to this entity (a retry): nothing done
+           {-1, rev}    the entity changed since it was read: nothing done, recompute and retry
+]]
+local meta = KEYS[1]
+local rev = redis.call('HGET', meta, 'rev') or '0'
+if rev ~= ARGV[1] then return {-1, rev} end
+if ARGV[2] ~= '' and redis.call('HGET', meta, 'job') == ARGV[2] then return {0, rev} end
+
+local allowed = {
+  HSET = true, HDEL = true, DEL = true, SADD = true, SREM = true, ZADD = true, ZREM = true, ZINCRBY = true,
+  ZREMRANGEBYSCORE = true, XADD = true, HINCRBY = true, EXPIRE = true,
+}
+local i = 4
+local n = tonumber(ARGV[3])
+for _ = 1, n do
+  local cmd = ARGV[i]
+  local argc = tonumber(ARGV[i + 1])
+  local a = i + 2
+  if cmd == 'REFINC' then
+    if redis.call('HINCRBY', ARGV[a], ARGV[a + 1], 1) == 1 then redis.call('ZADD', ARGV[a + 2], 0, ARGV[a + 1]) end
+  elseif cmd == 'REFDEC' then
+    if redis.call('HINCRBY', ARGV[a], ARGV[a + 1], -1) <= 0 then
+      redis.call('HDEL', ARGV[a], ARGV[a + 1])
+      redis.call('ZREM', ARGV[a + 2], ARGV[a + 1])
+    end
+  elseif allowed[cmd] then
+    redis.call(cmd, unpack(ARGV, a, a + argc - 1))
+  else
+    return redis.error_reply('apply: command not allowed: ' .. tostring(cmd))
+  end
+  i = a + argc
+end
+
+local newRev = tostring(tonumber(rev) + 1)
+redis.call('HSET', meta, 'rev', newRev, 'job', ARGV[2])
+return {1, newRev}

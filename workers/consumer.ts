@@ -1,0 +1,53 @@
+/**
+ * The BullMQ side of the workers: one Worker per partition queue, each queue limited to one active job at a time
+ * across every worker process (global concurrency 1), so writes to one entity apply one at a time, in order.
+ * A worker process killed mid-job loses its lock; the job is then found stalled and run again (idempotently).
+ */
+import { Queue, Worker, type Job } from 'bullmq'
+import type { Redis } from 'ioredis'
+import type { Config } from '../model/config.ts'
+import type { JobResult, WriteJob } from '../model/jobs.ts'
+import { queueName } from '../model/jobs.ts'
+import type { Keys } from '../model/store/keys.ts'
+import { applyJob, type ApplyDeps } from './applyJob.ts'
+
+export interface ConsumerEvents {
+  onApplied?: (partition: number, job: Job, millis: number) => void
+  onFailed?: (partition: number, job: Job | undefined, err: Error) => void
+}
+
+/** Sets global concurrency 1 on every partition queue (idempotent; gateway and workers both do it). */
+export async function limitPartitions(connection: Redis, keys: Keys, partitions: number): Promise<void> {
+  await Promise.all(Array.from({ length: partitions }, async (_, p) => {
+    const queue = new Queue(queueName(p), { connection, prefix: keys.queuePrefix() })
+    await queue.setGlobalConcurrency(1)
+    await queue.close()
+  }))
+}
+
+/** Starts one Worker per partition; returns them (close them to stop). */
+export function startConsumers(config: Config, connection: Redis, keys: Keys, deps: ApplyDeps, events: ConsumerEvents = {}): Worker[] {
+  return Array.from({ length: config.partitions }, (_, p) => {
+    const worker = new Worker<WriteJob, JobResult>(
+      queueName(p),
+      async (job) => {
+        const started = performance.now()
+        const result = await applyJob(deps, job.data, job.id!)
+        events.onApplied?.(p, job, performance.now() - started)
+        return result
+      },
+      {
+        connection,
+        prefix: keys.queuePrefix(),
+        concurrency: 1,
+        lockDuration: config.lockDurationMs,
+        stalledInterval: config.stalledIntervalMs,
+        maxStalledCount: 1000,
+        autorun: true,
+      },
+    )
+    worker.on('failed', (job, err) => events.onFailed?.(p, job, err))
+    worker.on('error', (err) => events.onFailed?.(p, undefined, err))
+    return worker
+  })
+}

@@ -1,0 +1,42 @@
+/** Starts a worker: one BullMQ Worker per partition queue, applying jobs with the model. */
+import type { Job, Worker } from 'bullmq'
+import type { Config } from '../model/config.ts'
+import type { WriteJob } from '../model/jobs.ts'
+import type { Logger } from '../model/log.ts'
+import { openModel } from '../model/runtime.ts'
+import { connectForQueues } from '../model/store/redis.ts'
+import { limitPartitions, startConsumers, type ConsumerEvents } from './consumer.ts'
+
+const urnsOf = (job: Job<WriteJob>): string[] => [...new Set(job.data.items.map((i) => i.urn))]
+
+export interface RunningWorkers {
+  workers: Worker[]
+  close(): Promise<void>
+}
+
+export async function startWorkers(config: Config, log: Logger, events: ConsumerEvents = {}): Promise<RunningWorkers> {
+  const storeConnection = connectForQueues(config.redisUrl, 'svc-worker-store')
+  const queueConnection = connectForQueues(config.redisUrl, 'svc-worker-queue')
+  const model = await openModel(config, storeConnection)
+  await limitPartitions(queueConnection, model.keys, config.partitions)
+  const workers = startConsumers(config, queueConnection, model.keys, { registry: model.registry, store: model.store, plan: model.plan }, {
+    onApplied: (partition, job, millis) => {
+      if (log.enabled('debug')) log.debug('job applied', { partition, job: job.id, urns: urnsOf(job), millis: Math.round(millis * 100) / 100 })
+      events.onApplied?.(partition, job, millis)
+    },
+    onFailed: (partition, job, err) => {
+      log.error('job failed', { partition, job: job?.id, urns: job ? urnsOf(job) : undefined, error: err.message })
+      events.onFailed?.(partition, job, err)
+    },
+  })
+  await Promise.all(workers.map((w) => w.waitUntilReady()))
+  log.info('workers running', { partitions: config.partitions, engine: model.engine.name })
+  return {
+    workers,
+    async close() {
+      await Promise.all(workers.map((w) => w.close()))
+      queueConnection.disconnect()
+      storeConnection.disconnect()
+    },
+  }
+}
