@@ -26,6 +26,7 @@ export class QueueWriter implements Writer {
   private readonly config: Config
   private readonly queues: Queue<WriteJob, JobResult>[]
   private readonly events: QueueEvents[]
+  private readonly eventConnections: Redis[]
   private sampled: number[]
   private readonly timer: NodeJS.Timeout
 
@@ -41,7 +42,8 @@ export class QueueWriter implements Writer {
         removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
       },
     }))
-    this.events = this.queues.map((_, p) => new QueueEvents(queueName(p), { connection: connection.duplicate(), prefix }))
+    this.eventConnections = this.queues.map(() => connection.duplicate().on('error', () => {}))
+    this.events = this.queues.map((_, p) => new QueueEvents(queueName(p), { connection: this.eventConnections[p]!, prefix }))
     this.sampled = this.queues.map(() => 0)
     this.timer = setInterval(() => { void this.sample() }, DEPTH_SAMPLE_MS)
     this.timer.unref()
@@ -99,5 +101,6 @@ export class QueueWriter implements Writer {
   async close(): Promise<void> {
     clearInterval(this.timer)
     await Promise.all([...this.events.map((e) => e.close()), ...this.queues.map((q) => q.close())])
+    for (const c of this.eventConnections) c.disconnect()
   }
 }

@@ -40,6 +40,9 @@ export function checkAspectValue(registry: Registry, parsed: ParsedUrn, aspectNa
 
 /** Turns a proposal into a write item, or throws a 400 naming what is wrong (paths start with `where`). */
 export function parseProposal(registry: Registry, raw: unknown, where = 'proposal'): WriteItem {
+  // The urn first: an unknown entity type is the clearest thing to say about a proposal of another model.
+  const rawUrn = (raw as { entityUrn?: unknown } | null)?.entityUrn
+  if (typeof rawUrn === 'string') parseUrn(registry, rawUrn, `${where}.entityUrn`)
   validateOrThrow(ProposalSchema, raw, 'INVALID_REQUEST', `${where} is not a valid proposal`, where)
   const proposal = raw as {
     entityType: string; entityUrn: string; changeType: string; aspectName: string

@@ -74,6 +74,7 @@ async function waitForPing(url: string): Promise<void> {
   const deadline = Date.now() + 10_000
   while (Date.now() < deadline) {
     const probe = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null })
+    probe.on('error', () => {})
     try {
       await probe.connect()
       if ((await probe.ping()) === 'PONG') return

@@ -6,12 +6,21 @@ import { Redis } from 'ioredis'
 
 /** A connection for API reads and writes: a command fails after a few reconnection attempts. */
 export function connectForRequests(url: string, name = 'svc'): Redis {
-  return new Redis(url, { connectionName: name, maxRetriesPerRequest: 2, enableAutoPipelining: true, lazyConnect: false })
+  return quiet(new Redis(url, { connectionName: name, maxRetriesPerRequest: 2, enableAutoPipelining: true }))
 }
 
 /** A connection for queues and workers: commands wait for Redis to come back. */
 export function connectForQueues(url: string, name = 'svc-queue'): Redis {
-  return new Redis(url, { connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: true })
+  return quiet(new Redis(url, { connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: true }))
+}
+
+/**
+ * Connection errors surface where commands fail (503 to clients, retries in workers); the connection's own error
+ * events are expected while Redis restarts and are not worth an unhandled-error report each.
+ */
+function quiet(redis: Redis): Redis {
+  redis.on('error', () => {})
+  return redis
 }
 
 /** Whether the server has the search module loaded (MODULE LIST). */

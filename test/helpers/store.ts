@@ -1,0 +1,24 @@
+/** Looking at what a test's key prefix holds in Redis (to prove that nothing was written). */
+import type { Redis } from 'ioredis'
+
+/** Every key under `prefix` except the write queues' own (BullMQ bookkeeping). */
+export async function dataKeys(redis: Redis, prefix: string): Promise<string[]> {
+  const found: string[] = []
+  let cursor = '0'
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
+    cursor = next
+    found.push(...keys.filter((k) => !k.startsWith(`${prefix}q:`)))
+  } while (cursor !== '0')
+  return found.sort()
+}
+
+/** A dump of every data key and its content, for byte-for-byte comparisons. */
+export async function snapshotStore(redis: Redis, prefix: string): Promise<Map<string, string>> {
+  const dump = new Map<string, string>()
+  for (const key of await dataKeys(redis, prefix)) {
+    const value = await redis.dumpBuffer(key)
+    dump.set(key, value ? value.toString('base64') : '')
+  }
+  return dump
+}

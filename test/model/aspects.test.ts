@@ -1,0 +1,87 @@
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { listAnnotations } from '../../model/annotations.ts'
+import { BUILTIN_ASPECTS } from '../../model/aspects/index.ts'
+import { buildRegistry } from '../../model/registry.ts'
+import { problems, validateOrThrow } from '../../model/validate.ts'
+import type { CatalogError } from '../../model/errors.ts'
+
+const registry = buildRegistry()
+const schemaOf = (name: string) => registry.findAspect(name)!.schema
+
+test('every spec aspect is registered with its fully qualified record name', () => {
+  const names = Object.fromEntries(BUILTIN_ASPECTS.map((a) => [a.name, a.recordName]))
+  assert.is(names.status, 'com.svc.common.Status')
+  assert.is(names.ownership, 'com.svc.common.Ownership')
+  assert.is(names.schemaMetadata, 'com.svc.schema.SchemaMetadata')
+  assert.is(names.upstreamLineage, 'com.svc.dataset.UpstreamLineage')
+  assert.is(names.datasetKey, 'com.svc.metadata.key.DatasetKey')
+  assert.is(names.corpUserInfo, 'com.svc.identity.CorpUserInfo')
+  for (const name of ['institutionalMemory', 'globalTags', 'browsePaths', 'editableSchemaMetadata', 'dataPlatformInstance',
+    'chartKey', 'dashboardKey', 'corpUserKey', 'corpGroupKey', 'chartInfo', 'dashboardInfo', 'corpUserEditableInfo',
+    'corpGroupInfo', 'tagProperties', 'glossaryTermInfo', 'datasetUsageStatistics', 'datasetProfile']) {
+    assert.ok(names[name], `${name} registered`)
+  }
+  assert.ok(registry.findAspect('datasetProfile')!.timeseries)
+  assert.ok(registry.findAspect('datasetUsageStatistics')!.timeseries)
+  assert.not.ok(registry.findAspect('ownership')!.timeseries)
+})
+
+test('a valid ownership passes; unknown fields are dropped', () => {
+  const value = { owners: [{ owner: 'urn:svc:corpuser:fbar', type: 'DATAOWNER', extra: 1 }], lastModified: { time: 0, actor: 'urn:svc:corpuser:fbar' }, notAField: true }
+  assert.equal(validateOrThrow(schemaOf('ownership'), value, 'INVALID_ASPECT', 'bad'),
+    { owners: [{ owner: 'urn:svc:corpuser:fbar', type: 'DATAOWNER' }], lastModified: { time: 0, actor: 'urn:svc:corpuser:fbar' } })
+})
+
+test('violations name their JSON path', () => {
+  const found = problems(schemaOf('ownership'), { owners: [{ owner: 'not-a-urn', type: 'BOSS' }] }, 'v')
+  assert.equal(found.map((d) => d.path), ['v/owners/0/owner', 'v/owners/0/type'])
+  assert.match(found[1]!.message, /must be one of: .*DATAOWNER/)
+  assert.equal(problems(schemaOf('status'), { removed: 'yes' }).map((d) => d.path), ['/removed'])
+  assert.equal(problems(schemaOf('chartInfo'), { title: 't' }).map((d) => d.message), ['missing required property: description, lastModified'])
+})
+
+test('unions accept exactly one known member', () => {
+  const field = (type: unknown) => ({ schemaName: 's', platform: 'urn:svc:dataPlatform:x', version: 0, hash: '', platformSchema: { 'com.svc.schema.StreamSchema': { documentSchema: '{}' } }, fields: [{ fieldPath: 'a', nativeDataType: 'string', type: { type } }] })
+  assert.equal(problems(schemaOf('schemaMetadata'), field({ 'com.svc.schema.StringType': {} })), [])
+  assert.is(problems(schemaOf('schemaMetadata'), field({ 'com.svc.schema.Nope': {} })).length, 1)
+  assert.is(problems(schemaOf('schemaMetadata'), field({})).length, 1)
+  assert.is(problems(schemaOf('schemaMetadata'), field({ 'com.svc.schema.StringType': {}, 'com.svc.schema.DateType': {} })).length, 1)
+})
+
+test('search and relationship annotations live on the aspects', () => {
+  const { relationships, searchable } = listAnnotations(schemaOf('ownership'))
+  assert.equal(relationships.map((r) => r.name), ['OwnedBy'])
+  assert.equal(searchable.map((s) => s.field), ['owners'])
+  const names = new Set(registry.relationshipNames)
+  for (const rel of ['OwnedBy', 'TaggedWith', 'DownstreamOf', 'Consumes', 'Contains', 'IsPartOf', 'SchemaFieldTaggedWith', 'EditableSchemaFieldTaggedWith']) {
+    assert.ok(names.has(rel), rel)
+  }
+})
+
+test('facets and autocomplete fields come from annotations', () => {
+  const facets = (entity: string) => [...registry.searchFields(registry.entity(entity)).values()].filter((f) => f.facet).map((f) => f.name).sort()
+  assert.equal(facets('dataset'), ['origin', 'owners', 'platform', 'tags'])
+  assert.equal(facets('chart'), ['owners', 'tags', 'tool'])
+  const ac = (entity: string) => [...registry.searchFields(registry.entity(entity)).values()].filter((f) => f.autocomplete).map((f) => f.name)
+  assert.ok(ac('chart').includes('title'))
+  assert.ok(ac('corpuser').includes('ldap'))
+})
+
+test('a registry can be extended without code', () => {
+  const extended = buildRegistry({
+    aspects: [{ name: 'acmeInfo', recordName: 'com.acme.AcmeInfo', schema: { type: 'object', properties: { label: { type: 'string', searchable: { field: 'label', type: 'TEXT' } } }, required: ['label'] } as never }],
+    extend: [{ entity: 'dataset', aspects: ['acmeInfo'] }],
+  })
+  const dataset = extended.entity('dataset')
+  assert.ok(extended.hasAspect(dataset, 'acmeInfo'))
+  assert.ok(extended.searchFields(dataset).has('label'))
+  try {
+    validateOrThrow(extended.findAspect('acmeInfo')!.schema, {}, 'INVALID_ASPECT', 'bad')
+    assert.unreachable()
+  } catch (err) {
+    assert.is((err as CatalogError).code, 'INVALID_ASPECT')
+  }
+})
+
+test.run()
