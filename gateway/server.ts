@@ -14,10 +14,11 @@ import type { Query, RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
 import { entitiesRoutes } from './routes/entities.ts'
 import { entitiesV2Routes } from './routes/entitiesV2.ts'
+import { searchRoutes } from './routes/search.ts'
 
 /** Every route of the API, in documentation order. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  return [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...entitiesV2Routes(deps)]
+  return [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps)]
 }
 
 function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {

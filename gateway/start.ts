@@ -32,6 +32,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await writer.close()
+      await model.engine.close?.()
       queueConnection.disconnect()
       redis.disconnect()
     },

@@ -8,6 +8,7 @@ import type { Registry } from './registry.ts'
 import { loadRegistry } from './registryFile.ts'
 import type { SearchEngine } from './search/engine.ts'
 import { selectEngine } from './search/select.ts'
+import { SearchService } from './search/service.ts'
 import { EntityStore } from './store/entityStore.ts'
 import { Keys } from './store/keys.ts'
 import type { PlanContext } from './store/plan.ts'
@@ -20,15 +21,16 @@ export interface Model {
   engine: SearchEngine
   store: EntityStore
   plan: PlanContext
+  search: SearchService
 }
 
 /** Opens the model on `redis` (the registry file and engine choice come from `config`). */
 export async function openModel(config: Config, redis: Redis, registry: Registry = loadRegistry(config.registryFile)): Promise<Model> {
   const keys = new Keys(config.keyPrefix)
-  const engine = await selectEngine(config.searchEngine, redis, registry, keys)
+  const engine = await selectEngine(config, redis, registry, keys)
   const plan: PlanContext = {
     registry, keys, changeLogMaxLen: config.changeLogMaxLen,
     documentOps: (entity, urn, before, after) => engine.documentOps(entity, urn, before, after),
   }
-  return { config, redis, registry, keys, engine, store: new EntityStore(redis, keys), plan }
+  return { config, redis, registry, keys, engine, store: new EntityStore(redis, keys), plan, search: new SearchService(redis, registry, keys, engine) }
 }

@@ -35,6 +35,7 @@ export async function startWorkers(config: Config, log: Logger, events: Consumer
     workers,
     async close() {
       await Promise.all(workers.map((w) => w.close()))
+      await model.engine.close?.()
       queueConnection.disconnect()
       storeConnection.disconnect()
     },

@@ -19,4 +19,5 @@ export interface SearchEngine {
   autocomplete(query: AutocompleteQuery): Promise<string[]>
   /** Key patterns of everything the engine indexes, for a full rebuild (restore indices). */
   indexKeyPatterns(): string[]
+  close?(): Promise<void>
 }

@@ -3,17 +3,19 @@
  * configuration allows it, else `native`. SEARCH_ENGINE=native|redisearch overrides the probe.
  */
 import type { Redis } from 'ioredis'
-import type { SearchEngineChoice } from '../config.ts'
+import type { Config } from '../config.ts'
 import type { Registry } from '../registry.ts'
 import type { Keys } from '../store/keys.ts'
 import { hasSearchModule } from '../store/redis.ts'
 import type { SearchEngine } from './engine.ts'
 import { NativeEngine } from './native/engine.ts'
+import { RediSearchEngine } from './redisearch/engine.ts'
 
-export async function selectEngine(choice: SearchEngineChoice, redis: Redis, registry: Registry, keys: Keys): Promise<SearchEngine> {
+export async function selectEngine(config: Config, redis: Redis, registry: Registry, keys: Keys): Promise<SearchEngine> {
+  const choice = config.searchEngine
   const available = choice === 'native' ? false : await hasSearchModule(redis)
   if (choice === 'redisearch' && !available) throw new Error('SEARCH_ENGINE=redisearch but the Redis server has no search module')
-  const engine: SearchEngine = new NativeEngine(redis, registry, keys)
+  const engine: SearchEngine = available ? new RediSearchEngine(config.redisUrl, registry, keys) : new NativeEngine(redis, registry, keys)
   await engine.ensureIndexes()
   return engine
 }

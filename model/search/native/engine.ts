@@ -13,7 +13,7 @@ import { LuaScript } from '../../store/script.ts'
 import type { SearchEngine } from '../engine.ts'
 import type { AutocompleteQuery, Criterion, FilterGroups, SearchHits, SearchQuery } from '../types.ts'
 import { nativeDocumentOps } from './documentOps.ts'
-import { normalizeSuggestion } from './entries.ts'
+import { normalizeSuggestion, rankSuggestions } from '../suggest.ts'
 import { urnId } from '../../urn.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-0.lua')
@@ -104,12 +104,4 @@ export class NativeEngine implements SearchEngine {
     for (let i = 0; i < raw.length; i += 2) found.push({ text: raw[i]!, whole: raw[i + 1] === '1' })
     return rankSuggestions(found, query.limit)
   }
-}
-
-/** Whole-value prefix matches first, then word-prefix ones; shorter first; then alphabetical. */
-export function rankSuggestions(found: { text: string; whole: boolean }[], limit: number): string[] {
-  return found
-    .sort((a, b) => Number(b.whole) - Number(a.whole) || a.text.length - b.text.length || a.text.localeCompare(b.text))
-    .slice(0, limit)
-    .map((f) => f.text)
 }

@@ -8,12 +8,11 @@ import { URN_FIELD, type SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import { urnId } from '../../urn.ts'
+import { normalizeSuggestion, wordStarts } from '../suggest.ts'
 
 const SEP = '\u0000'
 /** Urn tokens every urn of a type shares; indexing them would only cost memory. */
 const URN_NOISE = new Set(['urn', 'svc'])
-/** Autocomplete: word starts indexed per value (a long description is not a suggestion source anyway). */
-const MAX_WORD_STARTS = 8
 
 export interface NativeEntries {
   /** token -> relevance (sum of the boosts of the fields it appears in). */
@@ -26,21 +25,6 @@ export interface NativeEntries {
   numbers: Map<string, number>
   /** `normalized text from a word start SEP original SEP urn`. */
   suggestions: Set<string>
-}
-
-/** Lower-cases and collapses white space: the form autocomplete compares. */
-export function normalizeSuggestion(text: string): string {
-  return text.toLowerCase().replace(/\s+/g, ' ').trim()
-}
-
-/** Offsets where a word starts (a letter or digit after anything else). */
-function wordStarts(text: string): number[] {
-  const starts: number[] = []
-  for (let i = 0; i < text.length && starts.length < MAX_WORD_STARTS; i++) {
-    const isWord = /[\p{L}\p{N}]/u.test(text[i]!)
-    if (isWord && (i === 0 || !/[\p{L}\p{N}]/u.test(text[i - 1]!))) starts.push(i)
-  }
-  return starts
 }
 
 /** The native index entries of a document (none for null). */

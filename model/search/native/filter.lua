@@ -20,7 +20,12 @@ local function unionInto(dest, keys, aggregate)
     local chunk = {}
     for j = i, math.min(i + CHUNK - 1, #keys) do chunk[#chunk + 1] = keys[j] end
     if not first then table.insert(chunk, 1, dest) end
-    redis.call('ZUNIONSTORE', dest, #chunk, unpack(chunk), 'AGGREGATE', aggregate)
+    -- unpack() only expands fully as the last argument: build the whole argument list.
+    local args = { 'ZUNIONSTORE', dest, #chunk }
+    for _, key in ipairs(chunk) do args[#args + 1] = key end
+    args[#args + 1] = 'AGGREGATE'
+    args[#args + 1] = aggregate
+    redis.call(unpack(args))
     first = false
   end
   redis.call('PEXPIRE', dest, 60000)

@@ -70,7 +70,11 @@ elseif #sources == 1 then
   result = live
 else
   result = tmp()
-  redis.call('ZINTERSTORE', result, #sources, unpack(sources), 'WEIGHTS', unpack(weights))
+  local args = { 'ZINTERSTORE', result, #sources }
+  for _, key in ipairs(sources) do args[#args + 1] = key end
+  args[#args + 1] = 'WEIGHTS'
+  for _, w in ipairs(weights) do args[#args + 1] = w end
+  redis.call(unpack(args))
   redis.call('PEXPIRE', result, 60000)
 end
 

@@ -1,0 +1,62 @@
+/**
+ * How the redisearch engine lays a search document out as a hash, pure. For each search field F:
+ *   F      TAG (separator |): every value, plus the id part of urn values (`tags:Engineering` matches)
+ *   F__t   TEXT: our tokens of the value (we tokenize, so camelCase splits the same as the native engine)
+ *   F__n   NUMERIC: COUNT fields
+ *   F__f   not indexed: original values of facet fields, joined by | (FT.AGGREGATE loads and splits them)
+ * plus `urn` (TAG, sortable, case kept), `urn__t` (TEXT), `__ac` (TAG: autocomplete values, normalized, from each
+ * word start, so `@__ac:{sampleh*}` finds "SampleHdfsDataset") and `d` (the document's fields as JSON).
+ */
+import { tokenize } from '../../derive/tokenize.ts'
+import { URN_FIELD, type SearchDocument } from '../../derive/searchDocument.ts'
+import type { EntitySpec } from '../../entities.ts'
+import type { Registry, SearchField } from '../../registry.ts'
+import { urnId } from '../../urn.ts'
+import { normalizeSuggestion, wordStarts } from '../suggest.ts'
+
+export const TAG_SEPARATOR = '|'
+const URN_NOISE = new Set(['urn', 'svc'])
+
+/** A tag value with the separator taken out (it would split the value in two). */
+const tagSafe = (v: string): string => v.replaceAll(TAG_SEPARATOR, ' ')
+
+/** Hash field names of a search field. */
+export const textField = (name: string): string => `${name}__t`
+export const numericField = (name: string): string => `${name}__n`
+export const facetField = (name: string): string => `${name}__f`
+export const AUTOCOMPLETE_FIELD = '__ac'
+
+/** The search fields of an entity type, the urn field first. */
+export function indexedFields(registry: Registry, entity: EntitySpec): SearchField[] {
+  const urnField: SearchField = { name: URN_FIELD, type: 'TEXT', boost: 1, queryByDefault: true, autocomplete: false, facet: false }
+  return [urnField, ...registry.searchFields(entity).values()]
+}
+
+/** The hash of a document. */
+export function documentHash(registry: Registry, entity: EntitySpec, doc: SearchDocument): Record<string, string> {
+  const hash: Record<string, string> = { urn: doc.urn, d: JSON.stringify(doc.fields) }
+  const fields = registry.searchFields(entity)
+  const suggestions = new Set<string>()
+  for (const [name, values] of Object.entries(doc.fields)) {
+    const field = fields.get(name)
+    if (name === URN_FIELD) {
+      hash[textField(name)] = tokenize(doc.urn).filter((t) => !URN_NOISE.has(t) && t !== entity.name.toLowerCase()).join(' ')
+      continue
+    }
+    if (!field) continue
+    const tags = new Set(values.map(tagSafe))
+    if (field.type === 'URN') for (const v of values) tags.add(tagSafe(urnId(v)))
+    hash[name] = [...tags].join(TAG_SEPARATOR)
+    if (field.queryByDefault) hash[textField(name)] = values.flatMap((v) => tokenize(v)).join(' ')
+    if (field.type === 'COUNT' && Number.isFinite(Number(values[0]))) hash[numericField(name)] = String(Number(values[0]))
+    if (field.facet) hash[facetField(name)] = values.map(tagSafe).join(TAG_SEPARATOR)
+    if (field.autocomplete) {
+      for (const v of values) {
+        const text = normalizeSuggestion(v)
+        for (const start of wordStarts(text)) suggestions.add(tagSafe(text.slice(start)))
+      }
+    }
+  }
+  if (suggestions.size > 0) hash[AUTOCOMPLETE_FIELD] = [...suggestions].join(TAG_SEPARATOR)
+  return hash
+}

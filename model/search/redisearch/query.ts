@@ -1,0 +1,78 @@
+/**
+ * RediSearch query strings (DIALECT 2) for our queries and filters, pure. String conditions other than EQUAL are
+ * resolved against the field's distinct values (FT.TAGVALS) by the engine and passed in as `candidates`.
+ */
+import type { Criterion, FilterGroups, TextQuery } from '../types.ts'
+import { numericField, textField } from './fields.ts'
+
+/** Escapes a tag value: every character but letters, digits and `_` gets a backslash. */
+export function escapeTag(value: string): string {
+  return value.replace(/[^\p{L}\p{N}_]/gu, (c) => `\\${c}`)
+}
+
+const RANGES: Record<string, (v: string) => string> = {
+  EQUAL: (v) => `[${v} ${v}]`,
+  GREATER_THAN: (v) => `[(${v} +inf]`,
+  GREATER_THAN_OR_EQUAL_TO: (v) => `[${v} +inf]`,
+  LESS_THAN: (v) => `[-inf (${v}]`,
+  LESS_THAN_OR_EQUAL_TO: (v) => `[-inf ${v}]`,
+}
+
+/** Whether a string criterion needs the field's distinct values resolved first. */
+export function needsCandidates(c: Criterion): boolean {
+  return !c.numeric && c.condition !== 'EQUAL'
+}
+
+/** Whether a lower-cased tag value satisfies a string condition against `v` (lower-cased). */
+export function tagMatches(condition: string, tag: string, v: string): boolean {
+  switch (condition) {
+    case 'START_WITH': return tag.startsWith(v)
+    case 'END_WITH': return tag.endsWith(v)
+    case 'CONTAIN': return tag.includes(v)
+    case 'GREATER_THAN': return tag > v
+    case 'GREATER_THAN_OR_EQUAL_TO': return tag >= v
+    case 'LESS_THAN': return tag < v
+    case 'LESS_THAN_OR_EQUAL_TO': return tag <= v
+    default: return tag === v
+  }
+}
+
+/** One criterion as a query clause; null when it can match nothing. */
+export function criterionClause(c: Criterion, candidates?: readonly string[]): string | null {
+  let clause: string
+  if (c.numeric && RANGES[c.condition]) {
+    clause = c.values.map((v) => `@${numericField(c.field)}:${RANGES[c.condition]!(String(Number(v)))}`).join(' | ')
+  } else {
+    const tags = needsCandidates(c) ? candidates ?? [] : c.values.map((v) => v.toLowerCase())
+    if (tags.length === 0) return c.negated ? '*' : null
+    clause = `@${c.field}:{${tags.map(escapeTag).join(' | ')}}`
+  }
+  return c.negated ? `-(${clause})` : `(${clause})`
+}
+
+/** The filter as a clause (`(a b) | (c)`); undefined for no filter; null when nothing can match. */
+export function filterClause(filter: FilterGroups, resolve: (c: Criterion) => readonly string[] | undefined): string | null | undefined {
+  if (filter.length === 0) return undefined
+  const groups: string[] = []
+  for (const group of filter) {
+    const clauses = group.map((c) => criterionClause(c, resolve(c)))
+    if (clauses.some((cl) => cl === null)) continue
+    groups.push(`(${clauses.join(' ')})`)
+  }
+  return groups.length === 0 ? null : groups.join(' | ')
+}
+
+/** The words of a text query; `fields` restricts them to those TEXT fields. */
+export function wordsClause(words: readonly { token: string; prefix: boolean }[], fields?: readonly string[]): string {
+  const terms = words.map((w) => `${w.token}${w.prefix ? '*' : ''}`).join(' ')
+  return fields ? `@${fields.map(textField).join('|')}:(${terms})` : `(${terms})`
+}
+
+/** The whole query: words, then a field match, then the filter, intersected. */
+export function searchQuery(text: TextQuery, filter: string | undefined): string {
+  const parts: string[] = []
+  if (text.kind === 'words') parts.push(wordsClause(text.words))
+  if (text.kind === 'field') parts.push(`@${text.field}:{${escapeTag(text.value.toLowerCase())}}`)
+  if (filter) parts.push(`(${filter})`)
+  return parts.length === 0 ? '*' : parts.join(' ')
+}

@@ -1,0 +1,40 @@
+/** Autocomplete helpers shared by both engines: the normalized form, matching at word starts, ranking. */
+
+/** Lower-cases and collapses white space: the form autocomplete compares. */
+export function normalizeSuggestion(text: string): string {
+  return text.toLowerCase().replace(/\s+/g, ' ').trim()
+}
+
+const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c)
+
+/** How a value matches a normalized query: from its start ('whole'), from a later word start ('word'), or not. */
+export function matchSuggestion(value: string, query: string): 'whole' | 'word' | null {
+  const text = normalizeSuggestion(value)
+  for (let at = text.indexOf(query); at >= 0; at = text.indexOf(query, at + 1)) {
+    if (at === 0) return 'whole'
+    if (!isWordChar(text[at - 1]) || (isWordChar(text[at]) === false)) return 'word'
+  }
+  return null
+}
+
+/** Whole-value prefix matches first, then word-prefix ones; shorter first; then alphabetical; at most `limit`. */
+export function rankSuggestions(found: { text: string; whole: boolean }[], limit: number): string[] {
+  return found
+    .sort((a, b) => Number(b.whole) - Number(a.whole) || a.text.length - b.text.length || a.text.localeCompare(b.text))
+    .slice(0, limit)
+    .map((f) => f.text)
+}
+
+/** Autocomplete: word starts indexed per value (a long description is not a suggestion source anyway). */
+const MAX_WORD_STARTS = 8
+
+/** Offsets where a word starts (a letter or digit after anything else). */
+export function wordStarts(text: string): number[] {
+  const starts: number[] = []
+  for (let i = 0; i < text.length && starts.length < MAX_WORD_STARTS; i++) {
+    const isWord = isWordChar(text[i])
+    if (isWord && (i === 0 || !isWordChar(text[i - 1]))) starts.push(i)
+  }
+  return starts
+}
+

@@ -1,0 +1,215 @@
+/**
+ * One conformance suite, run against both search engines: `native` always, `redisearch` when a Redis with the
+ * search module is available (TEST_REDIS_SEARCH_URL, set by test/run.ts); otherwise it says that it skipped.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Config } from '../../../model/config.ts'
+import { fixture, isInSpec } from '../../helpers/fixtures.ts'
+import { startService, type TestService } from '../../helpers/service.ts'
+
+const engines: { name: 'native' | 'redisearch'; overrides: Partial<Config> }[] = [{ name: 'native', overrides: { searchEngine: 'native' } }]
+if (process.env.TEST_REDIS_SEARCH_URL) engines.push({ name: 'redisearch', overrides: { searchEngine: 'redisearch', redisUrl: process.env.TEST_REDIS_SEARCH_URL } })
+else {
+  const skipped = suite('search conformance [redisearch]')
+  skipped.skip('SKIPPED: no Redis with the search module (set REDIS_SEARCH_URL or REDISEARCH_MODULE)', () => {})
+  skipped.run()
+  console.log('search conformance [redisearch]: SKIPPED, no Redis with the search module was found')
+}
+
+const examples = fixture('examples.json')
+const bootstrap = fixture('bootstrap_mce.requests.json')
+const example = (prefix: string) => examples.find((e) => e.name.startsWith(prefix))!
+const send = (svc: TestService, r: { method: string; path: string; body: unknown }) => svc.call(r.method, r.path, r.body ?? undefined)
+const search = (svc: TestService, body: Record<string, unknown>) => svc.call('POST', '/entities?action=search', { start: 0, count: 10, ...body })
+const facet = (res: { body: any }, name: string) => res.body.value.metadata.searchResultMetadatas.find((f: { name: string }) => f.name === name)?.aggregations
+const propose = (svc: TestService, entityType: string, urn: string, aspectName: string, value: unknown) =>
+  svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType, entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: 'application/json' } } })
+const ds = (name: string, platform = 'hive') => `urn:svc:dataset:(urn:svc:dataPlatform:${platform},${name},PROD)`
+
+for (const { name, overrides } of engines) {
+  // ---- the upstream guide's examples ------------------------------------------------------------------------
+  const guide = suite<{ svc: TestService }>(`search conformance [${name}]: guide examples`)
+  guide.before(async (ctx) => {
+    ctx.svc = await startService(overrides)
+    for (const e of examples.filter((x) => x.method === 'POST' && /action=ingest(Proposal)?$/.test(x.path))) {
+      assert.is((await send(ctx.svc, e)).status, 200, e.name)
+    }
+  })
+  guide.after(async (ctx) => { await ctx.svc.close() })
+
+  guide('browse /looker (exact)', async ({ svc }) => {
+    const e = example('browse: chart entities under /looker')
+    assert.equal((await send(svc, e)).body, e.shownResponse)
+  })
+  guide('search chart "looker" (exact)', async ({ svc }) => {
+    const e = example('search: chart "looker"')
+    assert.equal((await send(svc, e)).body, e.shownResponse)
+  })
+  guide('search chart "looker" with filter title EQUAL (exact)', async ({ svc }) => {
+    const e = example('search: chart "looker" with filter')
+    assert.equal((await send(svc, e)).body, e.shownResponse)
+  })
+  guide('search tags:Engineering', async ({ svc }) => {
+    const e = example('search: datasets tagged Engineering')
+    const res = await send(svc, e)
+    const shown = (e.shownResponse as any).value
+    assert.is(res.body.value.numEntities, 1)
+    assert.equal(res.body.value.entities, shown.entities)
+    assert.equal(res.body.value.metadata.urns, shown.metadata.urns)
+    assert.equal(res.body.value.metadata.matches, shown.metadata.matches)
+    assert.equal(facet(res, 'platform'), { foo: 1 })
+    assert.equal(facet(res, 'origin'), { PROD: 1 })
+    assert.equal(facet(res, 'tags'), { 'urn:svc:tag:Engineering': 1 })
+    assert.equal(facet(res, 'owners'), { 'urn:svc:corpuser:fbar': 1 })
+    const byUrn = await search(svc, { input: 'tags:urn:svc:tag:Engineering', entity: 'dataset' })
+    assert.equal(byUrn.body.value.entities, shown.entities)
+  })
+  guide('autocomplete "Baz Ch" (exact), "Baz C" with a filter (query echoed)', async ({ svc }) => {
+    const e = example('autocomplete: chart "Baz Ch"')
+    assert.equal((await send(svc, e)).body, e.shownResponse)
+    const filtered = await send(svc, example('autocomplete: chart "Baz C" with filter'))
+    assert.equal(filtered.body, { value: { suggestions: ['Baz Chart 1'], query: 'Baz C' } })
+    const excluded = await svc.call('POST', '/entities?action=autocomplete', { query: 'Baz C', entity: 'chart', limit: 10, filter: { or: [{ and: [{ field: 'tool', value: 'tableau', condition: 'EQUAL' }] }] } })
+    assert.equal(excluded.body.value.suggestions, [])
+  })
+  guide('soft delete hides from search, browse and autocomplete; undo brings it back', async ({ svc }) => {
+    const chart = 'urn:svc:chart:(looker,baz1)'
+    const status = (removed: boolean) => svc.call('POST', '/entities?action=ingest', { entity: { value: { 'com.svc.metadata.snapshot.ChartSnapshot': { urn: chart, aspects: [{ 'com.svc.common.Status': { removed } }] } } } })
+    assert.is((await status(true)).status, 200)
+    assert.equal((await search(svc, { input: 'looker', entity: 'chart' })).body.value.entities, [])
+    assert.equal((await search(svc, { input: '*', entity: 'chart' })).body.value.numEntities, 0)
+    assert.equal((await svc.call('POST', '/entities?action=browse', { path: '/looker', entity: 'chart', start: 0, limit: 10 })).body.value.entities, [])
+    assert.equal((await svc.call('POST', '/entities?action=autocomplete', { query: 'Baz', entity: 'chart', limit: 10 })).body.value.suggestions, [])
+    assert.is((await svc.call('GET', `/entities/${encodeURIComponent(chart)}`)).status, 200, 'still readable')
+    assert.is((await status(false)).status, 200)
+    assert.equal((await search(svc, { input: 'looker', entity: 'chart' })).body.value.entities, [chart])
+    assert.equal((await svc.call('POST', '/entities?action=browse', { path: '/looker', entity: 'chart', start: 0, limit: 10 })).body.value.entities, [{ name: 'baz1', urn: chart }])
+  })
+  guide.run()
+
+  // ---- the bootstrap catalogue ------------------------------------------------------------------------------
+  const cat = suite<{ svc: TestService }>(`search conformance [${name}]: bootstrap catalogue`)
+  cat.before(async (ctx) => {
+    ctx.svc = await startService(overrides)
+    for (const r of bootstrap) {
+      const res = await send(ctx.svc, r)
+      if (isInSpec(r)) assert.is(res.status, 200, r.name)
+    }
+  })
+  cat.after(async (ctx) => { await ctx.svc.close() })
+
+  cat('free text "sample" finds the three Sample datasets', async ({ svc }) => {
+    const res = await search(svc, { input: 'sample', entity: 'dataset' })
+    assert.ok(res.body.value.numEntities >= 3)
+    for (const n of ['SampleKafkaDataset', 'SampleHdfsDataset', 'SampleHiveDataset']) {
+      assert.ok(res.body.value.entities.some((u: string) => u.includes(n)), n)
+    }
+  })
+  cat('camelCase parts, prefixes and several words', async ({ svc }) => {
+    const hits = async (input: string) => (await search(svc, { input, entity: 'dataset', count: 100 })).body.value.entities as string[]
+    assert.equal(await hits('hdfs dataset'), [ds('SampleHdfsDataset', 'hdfs')])
+    assert.ok((await hits('samp')).length >= 3)
+    assert.ok((await hits('users')).length >= 2, 'fct_users_created and fct_users_deleted')
+    assert.equal(await hits('nothing-like-this'), [])
+  })
+  cat('tags: exact match and facet counts', async ({ svc }) => {
+    const res = await search(svc, { input: 'tags:Legacy', entity: 'dataset' })
+    assert.equal(res.body.value.entities, [ds('SampleHiveDataset')])
+    const all = await search(svc, { input: '*', entity: 'dataset' })
+    assert.is(all.body.value.numEntities, 7, 'the 7 bootstrap datasets')
+    assert.equal(facet(all, 'platform'), { hive: 4, hdfs: 1, kafka: 1, s3: 1 })
+    assert.equal(facet(all, 'origin'), { PROD: 7 })
+    assert.equal(facet(all, 'tags'), { 'urn:svc:tag:Legacy': 1 })
+    assert.equal(facet(all, 'owners'), { 'urn:svc:corpuser:jdoe': 7, 'urn:svc:corpuser:svc': 7 })
+    const charts = await search(svc, { input: '*', entity: 'chart' })
+    assert.equal(facet(charts, 'tool'), { looker: 2 })
+  })
+  cat('paging and urn order for "*"', async ({ svc }) => {
+    const first = await search(svc, { input: '*', entity: 'dataset', start: 0, count: 3 })
+    const rest = await search(svc, { input: '*', entity: 'dataset', start: 3, count: 10 })
+    const all = [...first.body.value.entities, ...rest.body.value.entities]
+    assert.is(all.length, 7)
+    assert.equal(all, [...all].sort())
+    assert.is(first.body.value.pageSize, 3)
+    assert.is(rest.body.value.from, 3)
+  })
+  cat('every filter condition', async ({ svc }) => {
+    const filtered = async (field: string, condition: string, value: string, input = '*') =>
+      ((await search(svc, { input, entity: 'dataset', count: 100, filter: { or: [{ and: [{ field, value, condition }] }] } })).body.value.entities as string[]).sort()
+    assert.equal(await filtered('platform', 'EQUAL', 'urn:svc:dataPlatform:kafka'), [ds('SampleKafkaDataset', 'kafka')])
+    assert.equal(await filtered('platform', 'EQUAL', 'kafka'), [ds('SampleKafkaDataset', 'kafka')])
+    assert.equal(await filtered('name', 'EQUAL', 'samplehivedataset'), [ds('SampleHiveDataset')])
+    assert.equal(await filtered('name', 'START_WITH', 'fct_'), [ds('fct_users_created'), ds('fct_users_deleted')])
+    assert.equal(await filtered('name', 'END_WITH', '_deleted'), [ds('fct_users_deleted')])
+    assert.equal(await filtered('name', 'CONTAIN', 'users_cr'), [ds('fct_users_created')])
+    assert.equal(await filtered('name', 'GREATER_THAN', 'sample'), [ds('SampleHdfsDataset', 'hdfs'), ds('SampleHiveDataset'), ds('SampleKafkaDataset', 'kafka')].sort())
+    assert.equal(await filtered('name', 'GREATER_THAN_OR_EQUAL_TO', 'samplekafkadataset'), [ds('SampleKafkaDataset', 'kafka')])
+    assert.equal(await filtered('name', 'LESS_THAN', 'fct_users_deleted'), [ds('fct_users_created')])
+    assert.equal(await filtered('name', 'LESS_THAN_OR_EQUAL_TO', 'fct_users_deleted'), [ds('fct_users_created'), ds('fct_users_deleted')])
+    assert.equal(await filtered('platform', 'EQUAL', 'hive', 'users'), [ds('fct_users_created'), ds('fct_users_deleted')])
+  })
+  cat('or of and groups; negation', async ({ svc }) => {
+    const res = await search(svc, {
+      input: '*', entity: 'dataset', count: 100,
+      filter: { or: [{ and: [{ field: 'platform', value: 'kafka', condition: 'EQUAL' }] }, { and: [{ field: 'platform', value: 'hive', condition: 'EQUAL' }, { field: 'tags', value: 'Legacy', condition: 'EQUAL' }] }] },
+    })
+    assert.equal(res.body.value.entities.sort(), [ds('SampleHiveDataset'), ds('SampleKafkaDataset', 'kafka')].sort())
+    const negated = await search(svc, { input: '*', entity: 'dataset', count: 100, filter: { or: [{ and: [{ field: 'platform', value: 'hive', condition: 'EQUAL', negated: true }] }] } })
+    assert.is(negated.body.value.numEntities, 3)
+  })
+  cat('numeric range on a COUNT-free entity falls back to strings; unknown field is a 400', async ({ svc }) => {
+    const res = await search(svc, { input: '*', entity: 'dataset', filter: { or: [{ and: [{ field: 'nope', value: 'x', condition: 'EQUAL' }] }] } })
+    assert.is(res.status, 400)
+    assert.is(res.body.code, 'UNKNOWN_FILTER_FIELD')
+    assert.match(res.body.message, /nope/)
+    const bad = await search(svc, { input: '*', entity: 'dataset', filter: { or: [{ and: [{ field: 'name', value: 'x', condition: 'LIKE' }] }] } })
+    assert.is(bad.status, 400)
+    assert.is(bad.body.code, 'INVALID_FILTER')
+  })
+  cat('browse: groups and counts at every level', async ({ svc }) => {
+    const browse = async (path: string) => (await svc.call('POST', '/entities?action=browse', { path, entity: 'dataset', start: 0, limit: 10 })).body.value
+    const root = await browse('/')
+    assert.equal(root.metadata.groups, [{ name: 'prod', count: 7 }])
+    assert.is(root.metadata.totalNumEntities, 7)
+    assert.equal(root.entities, [])
+    const prod = await browse('/prod')
+    assert.equal(prod.metadata.groups, [{ name: 'hdfs', count: 1 }, { name: 'hive', count: 4 }, { name: 'kafka', count: 1 }, { name: 's3', count: 1 }])
+    assert.is(prod.metadata.totalNumEntities, 7)
+    const hive = await browse('/prod/hive')
+    // Default browse paths are lower-cased; entities come in urn order.
+    assert.equal(hive.entities.map((e: { name: string }) => e.name), ['samplehivedataset', 'fct_users_created', 'fct_users_deleted', 'logging_events'])
+    assert.is(hive.numEntities, 4)
+    const page = await svc.call('POST', '/entities?action=browse', { path: '/prod/hive', entity: 'dataset', start: 1, limit: 2 })
+    assert.is(page.body.value.pageSize, 2)
+    assert.is(page.body.value.from, 1)
+    assert.equal(page.body.value.entities, hive.entities.slice(1, 3))
+  })
+  cat('autocomplete: prefix and word-prefix, de-duplicated, limited', async ({ svc }) => {
+    const ac = async (query: string, entity = 'dataset', limit = 10) => (await svc.call('POST', '/entities?action=autocomplete', { query, entity, limit })).body.value
+    assert.equal((await ac('SampleH')).suggestions, ['SampleHdfsDataset', 'SampleHiveDataset'])
+    assert.equal((await ac('samp', 'dataset', 2)).suggestions.length, 2)
+    assert.ok((await ac('jd', 'corpuser')).suggestions.includes('jdoe'))
+    assert.equal((await ac('Baz', 'chart')).suggestions.sort(), ['Baz Chart 1', 'Baz Chart 2'])
+    assert.equal((await ac('Chart 2', 'chart')).suggestions, ['Baz Chart 2'])
+  })
+  cat('a write is searchable as soon as it is acknowledged; changes and hard delete follow', async ({ svc }) => {
+    const urn = ds('acknowledged_now')
+    assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { description: 'zebra crossing' })).status, 200)
+    assert.equal((await search(svc, { input: 'zebra', entity: 'dataset' })).body.value.entities, [urn])
+    assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { description: 'giraffe' })).status, 200)
+    assert.equal((await search(svc, { input: 'zebra', entity: 'dataset' })).body.value.entities, [])
+    assert.equal((await search(svc, { input: 'giraffe', entity: 'dataset' })).body.value.entities, [urn])
+    await svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: urn, changeType: 'DELETE', aspectName: 'datasetKey' } })
+    assert.equal((await search(svc, { input: 'giraffe', entity: 'dataset' })).body.value.entities, [])
+    assert.equal((await svc.call('POST', '/entities?action=browse', { path: '/prod/hive', entity: 'dataset', start: 0, limit: 100 })).body.value.entities.filter((e: { urn: string }) => e.urn === urn), [])
+  })
+  cat('relevance: a name match ranks above a description-only match, whatever the urn order', async ({ svc }) => {
+    assert.is((await propose(svc, 'dataset', ds('zeta_widgets'), 'status', { removed: false })).status, 200)
+    assert.is((await propose(svc, 'dataset', ds('aaa_other'), 'datasetProperties', { description: 'all about zeta' })).status, 200)
+    const res = await search(svc, { input: 'zeta', entity: 'dataset', count: 10 })
+    assert.equal(res.body.value.entities, [ds('zeta_widgets'), ds('aaa_other')])
+    assert.equal(res.body.value.metadata.matches[1].matchedFields, [{ name: 'description', value: 'all about zeta' }])
+  })
+  cat.run()
+}
