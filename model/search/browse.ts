@@ -16,14 +16,16 @@ export interface BrowseResult {
 export async function browse(redis: Redis, keys: Keys, entity: EntitySpec, path: string, start: number, limit: number): Promise<BrowseResult> {
   const folder = normalizePath(path)
   const entitiesKey = keys.browseEntities(entity.name, folder)
-  const [total, urns, groupReply] = await Promise.all([
+  const [total, urns, groupNames] = await Promise.all([
     redis.zcard(entitiesKey),
     limit > 0 ? redis.zrange(entitiesKey, start, start + limit - 1) : Promise.resolve([] as string[]),
-    redis.zrange(keys.browseGroups(entity.name, folder), 0, -1, 'WITHSCORES'),
+    redis.zrange(keys.browseGroups(entity.name, folder), 0, -1),
   ])
-  const names = urns.length > 0 ? await redis.hmget(keys.browseNames(entity.name, folder), ...urns) : []
-  const groups: { name: string; count: number }[] = []
-  for (let i = 0; i < groupReply.length; i += 2) groups.push({ name: groupReply[i]!, count: Number(groupReply[i + 1]) })
-  groups.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+  const pipeline = redis.pipeline()
+  if (urns.length > 0) pipeline.hmget(keys.browseNames(entity.name, folder), ...urns)
+  for (const group of groupNames) pipeline.scard(keys.browseGroupMembers(entity.name, folder, group))
+  const replies = groupNames.length + urns.length > 0 ? ((await pipeline.exec()) ?? []).map(([err, v]) => { if (err) throw err; return v }) : []
+  const names = urns.length > 0 ? (replies.shift() as (string | null)[]) : []
+  const groups = groupNames.map((name, i) => ({ name, count: Number(replies[i]) })).filter((g) => g.count > 0)
   return { total, entities: urns.map((urn, i) => ({ name: names[i] ?? '', urn })), groups }
 }

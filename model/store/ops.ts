@@ -4,7 +4,7 @@
  * testable without Redis.
  */
 
-/** `[command, ...args]`: a whitelisted Redis write command, or REFINC / REFDEC (see apply-1.lua). */
+/** `[command, ...args]`: a whitelisted Redis write command, or a link op (LINK, UNLINK, ZLINK, ZUNLINK: see apply-1.lua). */
 export type Op = string[]
 
 /** Encodes ops as the apply script's ARGV tail: count, then command, argc, args... for each. */

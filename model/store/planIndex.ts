@@ -50,13 +50,12 @@ export function browseOps(keys: Keys, entityType: string, urn: string, before: S
   for (const pair of old.groups) {
     if (now.groups.has(pair)) continue
     const [folder, group] = pair.split('\u0000') as [string, string]
-    const key = keys.browseGroups(entityType, folder)
-    ops.push(['ZINCRBY', key, '-1', group], ['ZREMRANGEBYSCORE', key, '-inf', '0'])
+    ops.push(['UNLINK', keys.browseGroupMembers(entityType, folder, group), urn, keys.browseGroups(entityType, folder), group])
   }
   for (const pair of now.groups) {
     if (old.groups.has(pair)) continue
     const [folder, group] = pair.split('\u0000') as [string, string]
-    ops.push(['ZINCRBY', keys.browseGroups(entityType, folder), '1', group])
+    ops.push(['LINK', keys.browseGroupMembers(entityType, folder, group), urn, keys.browseGroups(entityType, folder), group])
   }
   return ops
 }

@@ -3,11 +3,14 @@
  * Keys live under `ix:<type>:` (see Keys.nativeIndex):
  *   live:           sorted set, score 0: urns of searchable (live) entities, in urn order
  *   tok:<token>     sorted set: urn -> relevance of the token for it
- *   toks: / tokn:   sorted set (lexicographic) / hash of counts: every indexed token (prefix expansion)
- *   kw:<f>\0<v>     set: urns whose field f has the value v (lower-cased)
- *   vals:<f> / valn:<f>  sorted set (lexicographic) / counts: distinct values of field f (`lower\0original`)
+ *   toks:           sorted set (lexicographic): every token with a posting (prefix expansion)
+ *   kw:<f>\0<v>     set: urns whose field f has the value v (lower-cased), or a urn whose id part is v
+ *   vals:<f>        sorted set (lexicographic): the lower-cased values of field f with a posting (facets, ranges)
+ *   valo:<f>        hash: lower-cased value -> original spelling (facet buckets show it)
  *   num:<f>         sorted set: urn -> number (COUNT fields)
  *   ac:             sorted set (lexicographic): autocomplete entries `text\0original\0urn`
+ * Every op is idempotent and lexicons shrink when a posting empties (LINK/UNLINK), so replaying a document's
+ * removal and addition (restore indices) heals whatever was lost.
  */
 import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
@@ -34,27 +37,23 @@ export function nativeDocumentOps(
   if (before && !after) ops.push(['ZREM', ix('live'), urn])
 
   for (const [token] of old.tokens) {
-    if (now.tokens.has(token)) continue
-    ops.push(['ZREM', ix('tok', token), urn], ['REFDEC', ix('tokn'), token, ix('toks')])
+    if (!now.tokens.has(token)) ops.push(['ZUNLINK', ix('tok', token), urn, ix('toks'), token])
   }
   for (const [token, score] of now.tokens) {
-    const previous = old.tokens.get(token)
-    if (previous === score) continue
-    ops.push(['ZADD', ix('tok', token), String(score), urn])
-    if (previous === undefined) ops.push(['REFINC', ix('tokn'), token, ix('toks')])
+    if (old.tokens.get(token) !== score) ops.push(['ZLINK', ix('tok', token), String(score), urn, ix('toks'), token])
   }
-  for (const kw of old.keywords) if (!now.keywords.has(kw)) ops.push(['SREM', ix('kw', kw), urn])
-  for (const kw of now.keywords) if (!old.keywords.has(kw)) ops.push(['SADD', ix('kw', kw), urn])
-  for (const v of old.values) {
-    if (now.values.has(v)) continue
-    const [field, ...rest] = v.split(SEP)
-    ops.push(['REFDEC', ix('valn', field), rest.join(SEP), ix('vals', field)])
+  for (const kw of old.keywords.keys()) {
+    if (now.keywords.has(kw)) continue
+    const [field, lower] = kw.split(SEP) as [string, string]
+    ops.push(['UNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)])
   }
-  for (const v of now.values) {
-    if (old.values.has(v)) continue
-    const [field, ...rest] = v.split(SEP)
-    ops.push(['REFINC', ix('valn', field), rest.join(SEP), ix('vals', field)])
+  for (const [kw, original] of now.keywords) {
+    if (old.keywords.get(kw) === original) continue
+    const [field, lower] = kw.split(SEP) as [string, string]
+    ops.push(['LINK', ix('kw', kw), urn, ix('vals', field), lower], ['HSET', ix('valo', field), lower, original])
   }
+  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['SREM', ix('kw', alias), urn])
+  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['SADD', ix('kw', alias), urn])
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])
   for (const [field, n] of now.numbers) if (old.numbers.get(field) !== n) ops.push(['ZADD', ix('num', field), String(n), urn])
   for (const s of old.suggestions) if (!now.suggestions.has(s)) ops.push(['ZREM', ix('ac'), s])

@@ -87,7 +87,7 @@ export class NativeEngine implements SearchEngine {
       const field = fields.get(name)
       const aggregations: Record<string, number> = {}
       for (let j = 0; j < buckets.length; j += 2) {
-        const original = String(buckets[j]).split('\u0000')[1] ?? ''
+        const original = String(buckets[j])
         const key = field?.facetKey === 'id' ? urnId(original) : original
         aggregations[key] = (aggregations[key] ?? 0) + Number(buckets[j + 1])
       }

@@ -17,10 +17,10 @@ const URN_NOISE = new Set(['urn', 'svc'])
 export interface NativeEntries {
   /** token -> relevance (sum of the boosts of the fields it appears in). */
   tokens: Map<string, number>
-  /** `field SEP lowercased value`: exact-match postings. */
-  keywords: Set<string>
-  /** `field SEP lowercased SEP original`: distinct values per field. */
-  values: Set<string>
+  /** `field SEP lowercased value` -> original: exact-match postings listed in the field's lexicon (facets, ranges). */
+  keywords: Map<string, string>
+  /** `field SEP lowercased id`: postings of urn id parts (`tags:Engineering`), not listed in the lexicon. */
+  aliases: Set<string>
   /** field -> number (COUNT fields). */
   numbers: Map<string, number>
   /** `normalized text from a word start SEP original SEP urn`. */
@@ -29,7 +29,7 @@ export interface NativeEntries {
 
 /** The native index entries of a document (none for null). */
 export function nativeEntries(registry: Registry, entity: EntitySpec, doc: SearchDocument | null): NativeEntries {
-  const entries: NativeEntries = { tokens: new Map(), keywords: new Set(), values: new Set(), numbers: new Map(), suggestions: new Set() }
+  const entries: NativeEntries = { tokens: new Map(), keywords: new Map(), aliases: new Set(), numbers: new Map(), suggestions: new Set() }
   if (!doc) return entries
   const fields = registry.searchFields(entity)
   for (const [name, values] of Object.entries(doc.fields)) {
@@ -40,9 +40,11 @@ export function nativeEntries(registry: Registry, entity: EntitySpec, doc: Searc
     const seen = new Set<string>()
     for (const value of values) {
       const lower = value.toLowerCase()
-      entries.keywords.add(`${name}${SEP}${lower}`)
-      if (isUrnField || field?.type === 'URN') entries.keywords.add(`${name}${SEP}${urnId(value).toLowerCase()}`)
-      entries.values.add(`${name}${SEP}${lower}${SEP}${value}`)
+      if (!entries.keywords.has(`${name}${SEP}${lower}`)) entries.keywords.set(`${name}${SEP}${lower}`, value)
+      if (isUrnField || field?.type === 'URN') {
+        const alias = `${name}${SEP}${urnId(value).toLowerCase()}`
+        if (!entries.keywords.has(alias)) entries.aliases.add(alias)
+      }
       if (field?.type === 'COUNT' && !entries.numbers.has(name) && Number.isFinite(Number(value))) entries.numbers.set(name, Number(value))
       if (queried) {
         for (const token of tokenize(value)) {

@@ -42,26 +42,22 @@ end
 
 local function kwKey(field, lower) return P .. 'kw:' .. field .. '\0' .. lower end
 
--- Lower-cased values of a field matching a string condition (from the field's distinct values).
+-- Lower-cased values of a field matching a string condition (from the field's lexicon of values).
 local function matchingValues(field, condition, v)
   local vals = P .. 'vals:' .. field
   local members
   if condition == 'START_WITH' then members = redis.call('ZRANGEBYLEX', vals, '[' .. v, '[' .. v .. '\255')
-  elseif condition == 'GREATER_THAN' then members = redis.call('ZRANGEBYLEX', vals, '[' .. v .. '\1', '+')
+  elseif condition == 'GREATER_THAN' then members = redis.call('ZRANGEBYLEX', vals, '(' .. v, '+')
   elseif condition == 'GREATER_THAN_OR_EQUAL_TO' then members = redis.call('ZRANGEBYLEX', vals, '[' .. v, '+')
   elseif condition == 'LESS_THAN' then members = redis.call('ZRANGEBYLEX', vals, '-', '(' .. v)
-  elseif condition == 'LESS_THAN_OR_EQUAL_TO' then members = redis.call('ZRANGEBYLEX', vals, '-', '(' .. v .. '\1')
+  elseif condition == 'LESS_THAN_OR_EQUAL_TO' then members = redis.call('ZRANGEBYLEX', vals, '-', '[' .. v)
   else members = redis.call('ZRANGE', vals, 0, -1) end
-  local seen, out = {}, {}
-  for _, member in ipairs(members) do
-    local lower = string.match(member, '^([^%z]*)')
+  local out = {}
+  for _, lower in ipairs(members) do
     local ok = true
     if condition == 'CONTAIN' then ok = string.find(lower, v, 1, true) ~= nil
     elseif condition == 'END_WITH' then ok = #lower >= #v and string.sub(lower, -#v) == v end
-    if ok and not seen[lower] then
-      seen[lower] = true
-      out[#out + 1] = lower
-    end
+    if ok then out[#out + 1] = lower end
   end
   return out
 end

@@ -10,8 +10,8 @@
            criteria list (groups are OR-ed). A criteria list is: count, then per criterion:
              field, condition, negated ('1'/'0'), numeric ('1'/'0'), value count, values (lower-cased)...
            then facet count, facet fields..., then the most values a facet reports
-  Returns  {total, {urn...}, {field, {member, count, ...}, field, {...}, ...}}
-           Hits are ordered by relevance (sum of token scores) then urn. Facet members are `lower\0original`.
+  Returns  {total, {urn...}, {field, {value, count, ...}, field, {...}, ...}}
+           Hits are ordered by relevance (sum of token scores) then urn. Facet values are original spellings.
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
@@ -85,13 +85,13 @@ if result then
   if count > 0 then urns = redis.call('ZRANGE', result, start, start + count - 1) end
   for _, field in ipairs(facetFields) do
     local buckets = {}
-    local members = redis.call('ZRANGE', P .. 'vals:' .. field, 0, maxFacetValues - 1)
-    for _, member in ipairs(members) do
+    local values = redis.call('ZRANGE', P .. 'vals:' .. field, 0, maxFacetValues - 1)
+    for _, lower in ipairs(values) do
       local n
-      if result == live then n = tonumber(redis.call('HGET', P .. 'valn:' .. field, member) or '0')
-      else n = redis.call('ZINTERCARD', 2, result, kwKey(field, string.match(member, '^([^%z]*)'))) end
+      if result == live then n = redis.call('SCARD', kwKey(field, lower))
+      else n = redis.call('ZINTERCARD', 2, result, kwKey(field, lower)) end
       if n > 0 then
-        buckets[#buckets + 1] = member
+        buckets[#buckets + 1] = redis.call('HGET', P .. 'valo:' .. field, lower) or lower
         buckets[#buckets + 1] = n
       end
     end

@@ -5,9 +5,14 @@
   ARGV[1]  the rev the change was computed from ("0" when the entity had none)
   ARGV[2]  id of the job applying it ("" for none: no idempotency check)
   ARGV[3]  number of ops that follow; then each op as: command, argument count, arguments...
-           Commands are Redis write commands (whitelisted below) or the reference-counted set ops:
-             REFINC counts member set   HINCRBY counts member 1; on 1, ZADD set 0 member
-             REFDEC counts member set   HINCRBY counts member -1; on <= 0, HDEL counts member and ZREM set member
+           Commands are Redis write commands (whitelisted below) or the idempotent link ops that keep a posting
+           (a set or sorted set of urns) and its lexicon (a sorted set of posting names) in step:
+             LINK    set member lexicon name          SADD set member; ZADD lexicon 0 name
+             UNLINK  set member lexicon name [hash]   SREM set member; if the set is now empty, ZREM lexicon name
+                                                      (and HDEL hash name when a hash is given)
+             ZLINK   zset score member lexicon name   ZADD zset score member; ZADD lexicon 0 name
+             ZUNLINK zset member lexicon name         ZREM zset member; if the zset is now empty, ZREM lexicon name
+           Running the same ops twice leaves the same state (restore indices relies on it).
 
   Returns  {1, newRev}  applied
            {0, rev}     this job was already applied to this entity (a retry): nothing done
@@ -28,13 +33,21 @@ for _ = 1, n do
   local cmd = ARGV[i]
   local argc = tonumber(ARGV[i + 1])
   local a = i + 2
-  if cmd == 'REFINC' then
-    if redis.call('HINCRBY', ARGV[a], ARGV[a + 1], 1) == 1 then redis.call('ZADD', ARGV[a + 2], 0, ARGV[a + 1]) end
-  elseif cmd == 'REFDEC' then
-    if redis.call('HINCRBY', ARGV[a], ARGV[a + 1], -1) <= 0 then
-      redis.call('HDEL', ARGV[a], ARGV[a + 1])
-      redis.call('ZREM', ARGV[a + 2], ARGV[a + 1])
+  if cmd == 'LINK' then
+    redis.call('SADD', ARGV[a], ARGV[a + 1])
+    redis.call('ZADD', ARGV[a + 2], 0, ARGV[a + 3])
+  elseif cmd == 'UNLINK' then
+    redis.call('SREM', ARGV[a], ARGV[a + 1])
+    if redis.call('SCARD', ARGV[a]) == 0 then
+      redis.call('ZREM', ARGV[a + 2], ARGV[a + 3])
+      if argc > 4 then redis.call('HDEL', ARGV[a + 4], ARGV[a + 3]) end
     end
+  elseif cmd == 'ZLINK' then
+    redis.call('ZADD', ARGV[a], ARGV[a + 1], ARGV[a + 2])
+    redis.call('ZADD', ARGV[a + 3], 0, ARGV[a + 4])
+  elseif cmd == 'ZUNLINK' then
+    redis.call('ZREM', ARGV[a], ARGV[a + 1])
+    if redis.call('ZCARD', ARGV[a]) == 0 then redis.call('ZREM', ARGV[a + 2], ARGV[a + 3]) end
   elseif allowed[cmd] then
     redis.call(cmd, unpack(ARGV, a, a + argc - 1))
   else
