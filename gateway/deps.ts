@@ -1,4 +1,5 @@
 /** What the gateway is built from (wired by a main.ts; tests wire their own). */
+import type { TokenStore } from '../model/auth/tokens.ts'
 import type { Logger } from '../model/log.ts'
 import type { Model } from '../model/runtime.ts'
 import type { Writer } from './writeQueue.ts'
@@ -7,4 +8,5 @@ export interface GatewayDeps {
   model: Model
   writer: Writer
   log: Logger
+  tokens: TokenStore
 }

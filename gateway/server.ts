@@ -6,23 +6,26 @@
 import type { ServerResponse } from 'node:http'
 import restify, { type Request, type Response, type Server } from 'restify'
 import { CatalogError, fail } from '../model/errors.ts'
-import { SYSTEM_ACTOR } from '../model/jobs.ts'
 import type { GatewayDeps } from './deps.ts'
+import { authenticate } from './http/auth.ts'
 import { readJsonBody } from './http/body.ts'
 import { isServiceFault, toCatalogError } from './http/errors.ts'
 import type { Query, RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
 import { entitiesRoutes } from './routes/entities.ts'
 import { entitiesV2Routes } from './routes/entitiesV2.ts'
+import { operationsRoutes } from './routes/operations.ts'
+import { relationshipRoutes } from './routes/relationships.ts'
 import { searchRoutes } from './routes/search.ts'
 
-/** Every route of the API, in documentation order. */
+/** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  return [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps)]
+  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps)]
+  return api
 }
 
-function sendJson(res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(body)), ...headers })
+function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
+  res.writeHead(status, { 'content-type': contentType, 'content-length': String(Buffer.byteLength(body)), ...headers })
   res.end(body)
 }
 
@@ -52,12 +55,13 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
         throw fail('INVALID_REQUEST', action === undefined ? `${method} ${path} needs ?action= (one of: ${actions.join(', ')})` : `unknown action "${action}" on ${method} ${path}`,
           [{ path: 'action', message: `one of: ${actions.join(', ')}` }])
       }
+      const actor = await authenticate(deps.model.config, deps.tokens, route.scope, req.headers)
       const body = route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined
       const params: Record<string, string> = {}
       const wildcard = (req.params as Record<string, string> | undefined)?.['*']
       if (wildcard !== undefined) params.urn = wildcard
-      const reply = await route.handler({ query, params, body, headers: req.headers, actor: SYSTEM_ACTOR })
-      sendJson(res, reply.status ?? 200, reply.raw ?? JSON.stringify(reply.body), reply.headers)
+      const reply = await route.handler({ query, params, body, headers: req.headers, actor })
+      sendJson(res, reply.status ?? 200, reply.raw ?? JSON.stringify(reply.body), reply.headers, reply.contentType)
     } catch (err) {
       sendError(deps, req, res, err)
     }

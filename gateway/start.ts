@@ -1,5 +1,6 @@
 /** Starts a gateway against `config.redisUrl`: model, write queues, HTTP server listening on host:port. */
 import type { Server } from 'restify'
+import { TokenStore } from '../model/auth/tokens.ts'
 import type { Config } from '../model/config.ts'
 import type { Logger } from '../model/log.ts'
 import { openModel, type Model } from '../model/runtime.ts'
@@ -21,7 +22,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   const model = await openModel(config, redis)
   const writer = new QueueWriter(config, queueConnection, model.keys)
   await writer.ready()
-  const deps: GatewayDeps = { model, writer, log }
+  const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys) }
   const server = buildServer(deps)
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
   const address = server.address()

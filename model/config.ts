@@ -17,6 +17,8 @@ export interface Config {
   maxQueueDepth: number
   maxBodyBytes: number
   authEnabled: boolean
+  /** A bootstrap admin token accepted besides the stored ones (ADMIN_TOKEN); empty: none. */
+  adminToken: string
   /** Folder of the embedded redis-server's append-only file. */
   dataDir: string
   appendFsync: 'always' | 'everysec' | 'no'
@@ -59,6 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     maxQueueDepth: int(env, 'MAX_QUEUE_DEPTH', 20_000),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 16 * 1024 * 1024),
     authEnabled: oneOf(env, 'AUTH_ENABLED', ['true', 'false'] as const, 'false') === 'true',
+    adminToken: env.ADMIN_TOKEN ?? '',
     dataDir: env.DATA_DIR ?? 'data',
     appendFsync: oneOf(env, 'APPENDFSYNC', ['always', 'everysec', 'no'] as const, 'always'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),

@@ -9,6 +9,7 @@ import { loadRegistry } from './registryFile.ts'
 import type { SearchEngine } from './search/engine.ts'
 import { selectEngine } from './search/select.ts'
 import { SearchService } from './search/service.ts'
+import { EdgeStore } from './store/edgeStore.ts'
 import { EntityStore } from './store/entityStore.ts'
 import { Keys } from './store/keys.ts'
 import type { PlanContext } from './store/plan.ts'
@@ -20,6 +21,7 @@ export interface Model {
   keys: Keys
   engine: SearchEngine
   store: EntityStore
+  edges: EdgeStore
   plan: PlanContext
   search: SearchService
 }
@@ -32,5 +34,5 @@ export async function openModel(config: Config, redis: Redis, registry: Registry
     registry, keys, changeLogMaxLen: config.changeLogMaxLen,
     documentOps: (entity, urn, before, after) => engine.documentOps(entity, urn, before, after),
   }
-  return { config, redis, registry, keys, engine, store: new EntityStore(redis, keys), plan, search: new SearchService(redis, registry, keys, engine) }
+  return { config, redis, registry, keys, engine, store: new EntityStore(redis, keys), edges: new EdgeStore(redis, keys), plan, search: new SearchService(redis, registry, keys, engine) }
 }

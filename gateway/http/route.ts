@@ -24,12 +24,17 @@ export interface Reply {
   status?: number
   body: unknown
   headers?: Record<string, string>
-  /** Body already serialized (fast path). */
-  raw?: string
+  /** Body already serialized (fast path), or bytes (files). */
+  raw?: string | Buffer
+  /** Content type of `raw` when it is not JSON (e.g. `text/html; charset=utf-8`). */
+  contentType?: string
 }
 
-/** Which token scope a route needs when authentication is on. */
-export type Scope = 'read' | 'write' | 'admin'
+/**
+ * Which token scope a route needs: `admin` routes always need a token; `read` and `write` routes only when
+ * AUTH_ENABLED is true; `public` routes (docs, health) never.
+ */
+export type Scope = 'public' | 'read' | 'write' | 'admin'
 
 export interface RouteSpec {
   method: 'GET' | 'POST'

@@ -12,6 +12,8 @@ export interface SearchEngine {
   readonly name: 'native' | 'redisearch'
   /** Ops for the stored document and the index when an entity's document goes from `before` to `after`. */
   documentOps(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[]
+  /** Ops removing `urn` from the engine's top-level structures even when its document is unknown (restore). */
+  purgeOps(entity: EntitySpec, urn: string): Op[]
   /** Creates whatever index structures must exist before writes (idempotent). */
   ensureIndexes(): Promise<void>
   search(query: SearchQuery): Promise<SearchHits>

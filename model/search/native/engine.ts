@@ -52,6 +52,10 @@ export class NativeEngine implements SearchEngine {
     return nativeDocumentOps(this.registry, this.keys, entity, urn, before, after)
   }
 
+  purgeOps(entity: EntitySpec, urn: string): Op[] {
+    return [['ZREM', this.keys.nativeIndex(entity.name, 'live'), urn], ['DEL', this.keys.doc(entity.name, urn)]]
+  }
+
   async ensureIndexes(): Promise<void> {}
 
   indexKeyPatterns(): string[] {

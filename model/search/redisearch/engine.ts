@@ -71,6 +71,10 @@ export class RediSearchEngine implements SearchEngine {
     }
   }
 
+  purgeOps(entity: EntitySpec, urn: string): Op[] {
+    return [['DEL', this.keys.doc(entity.name, urn)]]
+  }
+
   indexKeyPatterns(): string[] {
     return [`${this.keys.prefix}doc:*`]
   }

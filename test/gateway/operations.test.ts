@@ -1,0 +1,175 @@
+/** Restore indices (route 11), rollback of a run, and access tokens, through HTTP against a real Redis. */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { fixture } from '../helpers/fixtures.ts'
+import { startService, tokenFor, type TestService } from '../helpers/service.ts'
+
+type Views = { all: unknown; sample: unknown; prod: unknown; hiveFolder: unknown; jdoe: string[] }
+const t = suite<{ svc: TestService; admin: string; baseline: Views }>('operations: restore indices, rollback, tokens')
+t.before(async (ctx) => {
+  ctx.svc = await startService()
+  ctx.admin = await tokenFor(ctx.svc, 'admin')
+  // Every record: in-spec ones and the dataPlatform ones are stored, the others refused.
+  for (const r of fixture('bootstrap_mce.requests.json')) await ctx.svc.call(r.method, r.path, r.body)
+  ctx.baseline = await views(ctx.svc)
+})
+t.after(async (ctx) => { await ctx.svc.close() })
+
+const hive = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)'
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
+const search = async (svc: TestService, input: string) => (await svc.call('POST', '/entities?action=search', { input, entity: 'dataset', start: 0, count: 100 })).body.value
+const browse = async (svc: TestService, path: string) => (await svc.call('POST', '/entities?action=browse', { path, entity: 'dataset', start: 0, limit: 100 })).body.value
+const owned = async (svc: TestService, user: string) => (await svc.call('GET', `/relationships?direction=INCOMING&urn=${encodeURIComponent(user)}&types=OwnedBy&count=1000`)).body.entities as string[]
+const views = async (svc: TestService): Promise<Views> => ({
+  all: await search(svc, '*'), sample: await search(svc, 'sample'), prod: await browse(svc, '/prod'),
+  hiveFolder: await browse(svc, '/prod/hive'), jdoe: (await owned(svc, 'urn:svc:corpuser:jdoe')).sort(),
+})
+const deleteKeys = async (svc: TestService, pattern: string) => {
+  const redis = svc.gateway.model.redis
+  let n = 0
+  for await (const keys of redis.scanStream({ match: `${svc.config.keyPrefix}${pattern}`, count: 1000 }) as AsyncIterable<string[]>) {
+    if (keys.length) n += await redis.del(...keys)
+  }
+  return n
+}
+
+t('restoreIndices needs an admin token: 401 without, 403 with a read token', async ({ svc }) => {
+  const none = await svc.call('POST', '/operations?action=restoreIndices', { urn: hive })
+  assert.is(none.status, 401)
+  assert.is(none.body.code, 'UNAUTHORIZED')
+  assert.is((await svc.call('POST', '/operations?action=restoreIndices', { urn: hive }, bearer('svc_wrong'))).status, 401)
+  const read = await svc.call('POST', '/operations?action=restoreIndices', { urn: hive }, bearer(await tokenFor(svc, 'read')))
+  assert.is(read.status, 403)
+  assert.is(read.body.code, 'FORBIDDEN')
+})
+
+t('restore of one urn rebuilds what was lost (the guide example, /gms prefix too)', async ({ svc, admin }) => {
+  const before = { search: await search(svc, 'tags:Legacy'), owned: await owned(svc, 'urn:svc:corpuser:jdoe') }
+  assert.equal(before.search.entities, [hive])
+  await deleteKeys(svc, 'ix:dataset:*')
+  await deleteKeys(svc, `{${hive}}:out:*`)
+  assert.equal((await search(svc, 'tags:Legacy')).entities, [])
+  const res = await svc.call('POST', '/gms/operations?action=restoreIndices', { urn: hive }, bearer(admin))
+  assert.is(res.status, 200)
+  assert.ok(res.body.value.result.rowsRestored >= 3)
+  assert.is(res.body.value.result.entitiesRestored, 1)
+  assert.equal((await search(svc, 'tags:Legacy')).entities, [hive])
+  assert.ok((await owned(svc, 'urn:svc:corpuser:jdoe')).includes(hive))
+})
+
+t('batches over every row (start, batchSize) make search, browse and edges whole again', async ({ svc, admin, baseline }) => {
+  assert.ok((await deleteKeys(svc, 'ix:*')) > 0)
+  assert.ok((await deleteKeys(svc, 'br:*')) > 0)
+  assert.ok((await deleteKeys(svc, '{*}:in:*')) > 0)
+  assert.is((await search(svc, '*')).numEntities, 0)
+  let start: number | null = 0
+  let restored = 0
+  while (start !== null) {
+    const res = await svc.call('POST', '/operations?action=restoreIndices', { start, batchSize: 7 }, bearer(admin))
+    assert.is(res.status, 200, JSON.stringify(res.body))
+    restored += res.body.value.result.rowsRestored
+    start = res.body.value.result.nextStart
+  }
+  assert.ok(restored >= 7 * 3)
+  assert.equal(await views(svc), baseline)
+})
+
+t('urnLike selects rows by SQL LIKE; aspect by equality', async ({ svc, admin }) => {
+  const res = await svc.call('POST', '/operations?action=restoreIndices', { urnLike: 'urn:svc:dataPlatform:%', batchSize: 1000 }, bearer(admin))
+  assert.is(res.body.value.result.rowsRestored, 27 * 2, 'key and info of each bootstrap platform')
+  const guide = await svc.call('POST', '/operations?action=restoreIndices', { urnLike: 'urn:dataPlatform:%' }, bearer(admin))
+  assert.is(guide.body.value.result.rowsRestored, 0, 'the guide pattern lacks the namespace')
+  const oneAspect = await svc.call('POST', '/operations?action=restoreIndices', { urnLike: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,%', aspect: 'ownership', batchSize: 100 }, bearer(admin))
+  assert.is(oneAspect.body.value.result.rowsRestored, 4)
+  const underscore = await svc.call('POST', '/operations?action=restoreIndices', { urnLike: 'urn:svc:tag:Legac_', batchSize: 100 }, bearer(admin))
+  assert.ok(underscore.body.value.result.rowsRestored >= 2)
+})
+
+t('stale entries of a deleted entity and stray edges go away', async ({ svc, admin }) => {
+  const redis = svc.gateway.model.redis
+  const keys = svc.gateway.model.keys
+  const ghost = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,ghost,PROD)'
+  await svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: ghost, changeType: 'UPSERT', aspectName: 'ownership', aspect: { value: JSON.stringify({ owners: [{ owner: 'urn:svc:corpuser:jdoe', type: 'DATAOWNER' }] }), contentType: 'application/json' } } })
+  assert.ok((await search(svc, 'ghost')).entities.includes(ghost))
+  // Storage loses the entity behind the index's back: the rows remain listed, the aspects are gone.
+  await redis.del(keys.latest(ghost))
+  await redis.zadd(keys.edgesOut(hive, 'OwnedBy'), 0, 'urn:svc:corpuser:nobody')
+  await redis.zadd(keys.edgesIn(hive, 'DownstreamOf'), 0, 'urn:svc:dataset:(urn:svc:dataPlatform:hive,stranger,PROD)')
+  for (const urn of [ghost, hive]) assert.is((await svc.call('POST', '/operations?action=restoreIndices', { urn, batchSize: 100 }, bearer(admin))).status, 200)
+  assert.not.ok((await search(svc, 'ghost')).entities.includes(ghost))
+  assert.not.ok((await owned(svc, 'urn:svc:corpuser:jdoe')).includes(ghost))
+  assert.not.ok((await owned(svc, 'urn:svc:corpuser:nobody')).includes(hive))
+  assert.not.ok((await redis.zrange(keys.edgesIn(hive, 'DownstreamOf'), 0, -1)).some((u) => u.includes('stranger')))
+  assert.is(await redis.zcount(keys.rows(), '-inf', '+inf'), await redis.zcard(keys.rows()))
+  assert.equal(await redis.zrangebylex(keys.rows(), `[${ghost}\u0000`, `[${ghost}\u0000\xff`), [])
+})
+
+t('restore writes a RESTATE change-log entry per row', async ({ svc, admin }) => {
+  const redis = svc.gateway.model.redis
+  const stream = svc.gateway.model.keys.changeLog()
+  const last = (await redis.xrevrange(stream, '+', '-', 'COUNT', 1))[0]![0]
+  await svc.call('POST', '/operations?action=restoreIndices', { urn: hive, aspect: 'ownership' }, bearer(admin))
+  const added = await redis.xrange(stream, `(${last}`, '+')
+  assert.is(added.length, 1)
+  const fields = added[0]![1]
+  assert.is(fields[fields.indexOf('changeType') + 1], 'RESTATE')
+  assert.is(fields[fields.indexOf('aspectName') + 1], 'ownership')
+})
+
+t('rollback of a run: updated aspects go back, created ones go away', async ({ svc, admin }) => {
+  const user = 'urn:svc:corpuser:rollback-me'
+  const write = (info: unknown, runId: string) => svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'corpuser', entityUrn: user, changeType: 'UPSERT', aspectName: 'corpUserInfo', aspect: { value: JSON.stringify(info), contentType: 'application/json' }, systemMetadata: { runId } } })
+  await write({ active: true, displayName: 'Before' }, 'run-a')
+  await write({ active: true, displayName: 'During' }, 'run-b')
+  await svc.call('POST', '/entities?action=ingest', { entity: { value: { 'com.svc.metadata.snapshot.DatasetSnapshot': { urn: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,from_run_b,PROD)', aspects: [{ 'com.svc.common.Status': { removed: false } }] } } }, systemMetadata: { runId: 'run-b' } })
+  assert.is((await svc.call('POST', '/operations?action=rollback', { runId: 'run-b' })).status, 401)
+  const dry = await svc.call('POST', '/operations?action=rollback', { runId: 'run-b', dryRun: true }, bearer(admin))
+  assert.is(dry.body.value.entities.length, 2)
+  const res = await svc.call('POST', '/operations?action=rollback', { runId: 'run-b' }, bearer(admin))
+  assert.is(res.status, 200)
+  assert.is(res.body.value.entities, 2)
+  const info = await svc.call('GET', `/aspects/${encodeURIComponent(user)}?aspect=corpUserInfo&version=0`)
+  assert.is(info.body.aspect['com.svc.identity.CorpUserInfo'].displayName, 'Before')
+  assert.is((await svc.call('GET', `/aspects/${encodeURIComponent(user)}?aspect=corpUserInfo&version=1`)).status, 404)
+  const gone = await svc.call('GET', `/entitiesV2/${encodeURIComponent('urn:svc:dataset:(urn:svc:dataPlatform:hive,from_run_b,PROD)')}`)
+  assert.equal(Object.keys(gone.body.aspects), ['datasetKey'])
+  assert.not.ok((await search(svc, 'from_run_b')).entities.length)
+})
+
+t('with AUTH_ENABLED every route needs a token; a read token cannot write', async () => {
+  const svc = await startService({ authEnabled: true })
+  try {
+    const read = await tokenFor(svc, 'read')
+    const write = await tokenFor(svc, 'write')
+    const urn = encodeURIComponent('urn:svc:corpuser:x')
+    assert.is((await svc.call('GET', `/entitiesV2/${urn}`)).status, 401)
+    assert.is((await svc.call('GET', `/entitiesV2/${urn}`, undefined, bearer(read))).status, 200)
+    const body = { proposal: { entityType: 'corpuser', entityUrn: 'urn:svc:corpuser:x', changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}', contentType: 'application/json' } } }
+    const denied = await svc.call('POST', '/aspects?action=ingestProposal', body, bearer(read))
+    assert.is(denied.status, 403)
+    assert.is(denied.body.code, 'FORBIDDEN')
+    assert.is((await svc.call('POST', '/aspects?action=ingestProposal', body, bearer(write))).status, 200)
+    const created = (await svc.call('GET', `/entitiesV2/${urn}`, undefined, bearer(read))).body.aspects.status.created
+    assert.is(created.actor, 'urn:svc:corpuser:test-write')
+  } finally {
+    await svc.close()
+  }
+})
+
+t('tokens are stored hashed, expire, and can be revoked', async ({ svc }) => {
+  const { TokenStore, hashToken } = await import('../../model/auth/tokens.ts')
+  const store = new TokenStore(svc.gateway.model.redis, svc.gateway.model.keys)
+  const { token, record } = await store.create('ops', 'admin', 1)
+  const raw = JSON.stringify(await svc.gateway.model.redis.hgetall(svc.gateway.model.keys.tokens()))
+  assert.not.ok(raw.includes(token))
+  assert.ok(raw.includes(hashToken(token)))
+  await new Promise((r) => setTimeout(r, 5))
+  assert.is(await store.verify(token), undefined, 'expired')
+  const live = await store.create('ops', 'admin')
+  assert.ok(await store.verify(live.token))
+  assert.ok(await store.revoke(live.record.id))
+  assert.is(await store.verify(live.token), undefined)
+  assert.ok(record.id.length > 0)
+})
+
+t.run()
