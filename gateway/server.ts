@@ -14,6 +14,7 @@ import type { Query, RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
 import { entitiesRoutes } from './routes/entities.ts'
 import { entitiesV2Routes } from './routes/entitiesV2.ts'
+import { docsRoutes } from './routes/docs.ts'
 import { operationsRoutes } from './routes/operations.ts'
 import { relationshipRoutes } from './routes/relationships.ts'
 import { searchRoutes } from './routes/search.ts'
@@ -21,7 +22,7 @@ import { searchRoutes } from './routes/search.ts'
 /** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
   const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps)]
-  return api
+  return [...api, ...docsRoutes(deps, api)]
 }
 
 function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {

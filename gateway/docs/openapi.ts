@@ -1,0 +1,115 @@
+/**
+ * The OpenAPI 3.1 document of the API, generated from the same RouteSpec list the gateway mounts, with the same
+ * TypeBox schemas it validates with (TypeBox schemas are JSON Schema). Routes told apart by `?action=` become one
+ * path key each (`/entities?action=search`); wildcard paths (`/entitiesV2/*`) take a path parameter `urn`.
+ */
+import { ERRORS } from '../../model/errors.ts'
+import type { RouteSpec } from '../http/route.ts'
+
+/** Title, version and description of the document. */
+export interface OpenApiInfo {
+  title: string
+  version: string
+  description?: string
+}
+
+type Json = Record<string, unknown>
+
+/** Our own schema keywords (search, relationship and urn annotations): not JSON Schema, so left out. */
+const CUSTOM_KEYWORDS = new Set(['searchable', 'relationship', 'urnOf'])
+/** Keywords whose value maps names to schemas (a property named like a custom keyword is kept). */
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'])
+
+/** A JSON copy of a schema without TypeBox internals (`~kind`, symbols) or our custom keywords. */
+export function cleanSchema(schema: unknown): unknown {
+  return strip(JSON.parse(JSON.stringify(schema ?? {})) as unknown)
+}
+
+function strip(node: unknown, isMap = false): unknown {
+  if (Array.isArray(node)) return node.map((item) => strip(item))
+  if (node === null || typeof node !== 'object') return node
+  const out: Json = {}
+  for (const [key, value] of Object.entries(node as Json)) {
+    if (!isMap && (CUSTOM_KEYWORDS.has(key) || key.startsWith('~'))) continue
+    out[key] = isMap ? strip(value) : strip(value, SCHEMA_MAPS.has(key))
+  }
+  return out
+}
+
+const ERROR_SCHEMA = {
+  type: 'object',
+  required: ['status', 'code', 'message', 'details'],
+  properties: {
+    status: { type: 'integer', description: 'the HTTP status' },
+    code: { type: 'string', enum: Object.keys(ERRORS), description: 'stable error code' },
+    message: { type: 'string' },
+    details: {
+      type: 'array',
+      items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string', description: 'JSON path or parameter name' }, message: { type: 'string' } } },
+    },
+  },
+}
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
+
+/** The OpenAPI path key of a route: `*` becomes `{urn}`, an action becomes `?action=<action>`. */
+export function openApiPath(route: Pick<RouteSpec, 'path' | 'action'>): string {
+  const path = route.path.replace(/\*$/, '{urn}')
+  return route.action ? `${path}?action=${route.action}` : path
+}
+
+function operation(route: RouteSpec): Json {
+  const wildcard = route.path.endsWith('*')
+  const declared = route.parameters ?? []
+  const parameters = declared.map((p) => ({
+    name: p.name, in: p.in, required: p.in === 'path' ? true : !!p.required, description: p.description,
+    schema: p.schema ? cleanSchema(p.schema) : { type: 'string' },
+  }))
+  if (wildcard && !declared.some((p) => p.in === 'path' && p.name === 'urn')) {
+    parameters.unshift({ name: 'urn', in: 'path', required: true, description: 'the urn (url-encoded)', schema: { type: 'string' } })
+  }
+  const response: Json = { description: 'OK' }
+  if (route.responseSchema || route.example?.response !== undefined) {
+    const content: Json = { schema: route.responseSchema ? cleanSchema(route.responseSchema) : {} }
+    if (route.example?.response !== undefined) content.example = route.example.response
+    response.content = { 'application/json': content }
+  }
+  const op: Json = {
+    operationId: [route.method.toLowerCase(), ...route.path.split('/').filter(Boolean).map((s) => (s === '*' ? 'urn' : s)), route.action].filter(Boolean).join('_'),
+    summary: route.summary,
+    tags: [route.path.split('/')[1] ?? ''],
+    description: [`Token scope: ${route.scope}.`, route.aliases?.length ? `Also at: ${route.aliases.join(', ')}.` : ''].filter(Boolean).join(' '),
+    parameters,
+    responses: { 200: response, 400: errorResponse('Invalid request'), default: errorResponse('Error (same body shape for every status)') },
+  }
+  if (route.scope === 'admin') op.security = [{ bearerAuth: [] }]
+  if (route.scope === 'public') op.security = []
+  if (route.body) {
+    const content: Json = { schema: route.requestSchema ? cleanSchema(route.requestSchema) : {} }
+    if (route.example?.request !== undefined) content.example = route.example.request
+    op.requestBody = { required: true, content: { 'application/json': content } }
+  }
+  return op
+}
+
+/** Builds the OpenAPI 3.1 document of `routes` (pure; throws when two routes would share a path key and method). */
+export function openApiDocument(routes: RouteSpec[], info: OpenApiInfo): Json {
+  const paths: Record<string, Json> = {}
+  for (const route of routes) {
+    const key = openApiPath(route)
+    const method = route.method.toLowerCase()
+    const item = (paths[key] ??= {})
+    if (item[method]) throw new Error(`two routes document ${route.method} ${key}`)
+    item[method] = operation(route)
+  }
+  return {
+    openapi: '3.1.0',
+    info,
+    paths,
+    components: {
+      schemas: { Error: ERROR_SCHEMA },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <token>' } },
+    },
+    // Optional globally: no token, or a bearer token. Admin routes require one (their own `security`).
+    security: [{}, { bearerAuth: [] }],
+  }
+}
