@@ -10,18 +10,21 @@ import type { GatewayDeps } from './deps.ts'
 import { authenticate } from './http/auth.ts'
 import { readJsonBody } from './http/body.ts'
 import { isServiceFault, toCatalogError } from './http/errors.ts'
+import { stringParam } from './http/params.ts'
 import type { Query, RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
 import { entitiesRoutes } from './routes/entities.ts'
 import { entitiesV2Routes } from './routes/entitiesV2.ts'
 import { docsRoutes } from './routes/docs.ts'
+import { healthRoutes } from './routes/health.ts'
+import { requestSeconds, requestsTotal, watchQueueDepth } from './metrics.ts'
 import { operationsRoutes } from './routes/operations.ts'
 import { relationshipRoutes } from './routes/relationships.ts'
 import { searchRoutes } from './routes/search.ts'
 
 /** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps)]
+  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...healthRoutes(deps)]
   return [...api, ...docsRoutes(deps, api)]
 }
 
@@ -43,11 +46,21 @@ function actionOf(query: Query): string | undefined {
   return Array.isArray(action) ? action[0] : action
 }
 
+/** The urn a request body is about (proposal, snapshot, or a plain `urn` field), for the request log. */
+function urnOfBody(body: unknown): string | undefined {
+  const b = body as { proposal?: { entityUrn?: unknown }; urn?: unknown; entity?: { value?: Record<string, { urn?: unknown }> } } | undefined
+  const found = b?.proposal?.entityUrn ?? b?.urn ?? Object.values(b?.entity?.value ?? {})[0]?.urn
+  return typeof found === 'string' ? found : undefined
+}
+
 /** Mounts routes sharing a method and path, dispatching on `?action=`. */
 function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: string, routes: RouteSpec[]): void {
   const byAction = new Map(routes.map((r) => [r.action, r]))
   const actions = routes.map((r) => r.action).filter((a): a is string => !!a)
   const handler = async (req: Request, res: Response): Promise<void> => {
+    const started = performance.now()
+    let routeName = `${method} ${path}`
+    let urn: string | undefined
     try {
       const query = (req.query ?? {}) as Query
       const action = actionOf(query)
@@ -56,15 +69,24 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
         throw fail('INVALID_REQUEST', action === undefined ? `${method} ${path} needs ?action= (one of: ${actions.join(', ')})` : `unknown action "${action}" on ${method} ${path}`,
           [{ path: 'action', message: `one of: ${actions.join(', ')}` }])
       }
+      routeName = route.action ? `${method} ${path}?action=${route.action}` : routeName
       const actor = await authenticate(deps.model.config, deps.tokens, route.scope, req.headers)
       const body = route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined
       const params: Record<string, string> = {}
       const wildcard = (req.params as Record<string, string> | undefined)?.['*']
       if (wildcard !== undefined) params.urn = wildcard
+      urn = params.urn ?? urnOfBody(body) ?? stringParam(query, 'urn')
       const reply = await route.handler({ query, params, body, headers: req.headers, actor })
       sendJson(res, reply.status ?? 200, reply.raw ?? JSON.stringify(reply.body), reply.headers, reply.contentType)
     } catch (err) {
       sendError(deps, req, res, err)
+    } finally {
+      const seconds = (performance.now() - started) / 1000
+      requestsTotal.inc({ method, route: routeName, status: String(res.statusCode) })
+      requestSeconds.observe({ method, route: routeName }, seconds)
+      if (deps.log.enabled('info')) {
+        deps.log.info('request', { method, route: routeName, status: res.statusCode, ms: Math.round(seconds * 100_000) / 100, ...(urn ? { urn } : {}) })
+      }
     }
   }
   if (method === 'GET') server.get(path, handler)
@@ -73,6 +95,7 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
 
 /** Builds the gateway; call `listen` on the result to serve. */
 export function buildServer(deps: GatewayDeps, routes: RouteSpec[] = allRoutes(deps)): Server {
+  watchQueueDepth(() => deps.writer.depths())
   const server = restify.createServer({ name: 'svc-catalog', handleUncaughtExceptions: false })
   server.use(restify.plugins.queryParser({ mapParams: false }))
   const groups = new Map<string, RouteSpec[]>()

@@ -29,6 +29,8 @@ export interface Config {
   registryFile: string
   redisearchModule: string
   dashboardPort: number
+  /** Port of a worker process's /metrics and /health (0: none). */
+  metricsPort: number
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -71,5 +73,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registryFile: env.REGISTRY_FILE ?? '',
     redisearchModule: env.REDISEARCH_MODULE ?? '',
     dashboardPort: int(env, 'DASHBOARD_PORT', 8081),
+    metricsPort: int(env, 'METRICS_PORT', 0),
   }
 }

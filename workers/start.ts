@@ -6,6 +6,7 @@ import type { Logger } from '../model/log.ts'
 import { openModel } from '../model/runtime.ts'
 import { connectForQueues } from '../model/store/redis.ts'
 import { limitPartitions, startConsumers, type ConsumerEvents } from './consumer.ts'
+import { applySeconds, casConflicts, jobsApplied, jobsFailed } from './metrics.ts'
 
 const urnsOf = (job: Job<WriteJob>): string[] => [...new Set(job.data.items.map((i) => i.urn))]
 
@@ -19,12 +20,16 @@ export async function startWorkers(config: Config, log: Logger, events: Consumer
   const queueConnection = connectForQueues(config.redisUrl, 'svc-worker-queue')
   const model = await openModel(config, storeConnection)
   await limitPartitions(queueConnection, model.keys, config.partitions)
-  const workers = startConsumers(config, queueConnection, model.keys, { registry: model.registry, store: model.store, plan: model.plan }, {
+  const deps = { registry: model.registry, store: model.store, plan: model.plan, onConflict: () => casConflicts.inc() }
+  const workers = startConsumers(config, queueConnection, model.keys, deps, {
     onApplied: (partition, job, millis) => {
-      if (log.enabled('debug')) log.debug('job applied', { partition, job: job.id, urns: urnsOf(job), millis: Math.round(millis * 100) / 100 })
+      jobsApplied.inc({ partition: String(partition) })
+      applySeconds.observe({ partition: String(partition) }, millis / 1000)
+      if (log.enabled('info')) log.info('job applied', { partition, job: job.id, urns: urnsOf(job), items: job.data.items.length, ms: Math.round(millis * 100) / 100 })
       events.onApplied?.(partition, job, millis)
     },
     onFailed: (partition, job, err) => {
+      jobsFailed.inc({ partition: String(partition) })
       log.error('job failed', { partition, job: job?.id, urns: job ? urnsOf(job) : undefined, error: err.message })
       events.onFailed?.(partition, job, err)
     },

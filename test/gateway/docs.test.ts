@@ -13,7 +13,7 @@ import { startService, type TestService } from '../helpers/service.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const SCREENSHOT = new URL('../../ops/docs/screenshots/docs.png', import.meta.url)
-const API_PREFIXES = ['/aspects', '/entities', '/entitiesV2', '/relationships', '/lineage', '/operations']
+const API_PREFIXES = ['/aspects', '/entities', '/entitiesV2', '/relationships', '/lineage', '/operations', '/health', '/ready', '/metrics']
 
 const t = suite<{ svc: TestService }>('docs: OpenAPI document')
 t.before(async (ctx) => { ctx.svc = await startService({}, { workers: false }) })

@@ -13,7 +13,7 @@ const t = suite<{ svc: TestService; workers: ChildService[] }>('two worker proce
 
 t.before(async (ctx) => {
   ctx.svc = await startService({ partitions: 8 }, { workers: false })
-  const env = { REDIS_URL: ctx.svc.config.redisUrl, KEY_PREFIX: ctx.svc.config.keyPrefix, PARTITIONS: '8', LOG_LEVEL: 'debug' }
+  const env = { REDIS_URL: ctx.svc.config.redisUrl, KEY_PREFIX: ctx.svc.config.keyPrefix, PARTITIONS: '8', LOG_LEVEL: 'info' }
   ctx.workers = [spawnService('workers/main.ts', env), spawnService('workers/main.ts', env)]
   await Promise.all(ctx.workers.map((w) => w.waitFor(/workers running/)))
 })

@@ -1,0 +1,39 @@
+/** Operational routes: `/health` (the process is alive), `/ready` (Redis answers and workers are present), `/metrics`. */
+import { Queue } from 'bullmq'
+import { queueName } from '../../model/jobs.ts'
+import { metricsText } from '../../model/metricsText.ts'
+import type { GatewayDeps } from '../deps.ts'
+import type { RouteSpec } from '../http/route.ts'
+
+export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
+  let probeQueue: Queue | undefined
+  return [
+    {
+      method: 'GET', path: '/health', scope: 'public', summary: 'Liveness: the gateway process answers',
+      handler: async () => ({ body: { status: 'ok' } }),
+    },
+    {
+      method: 'GET', path: '/ready', scope: 'public', summary: 'Readiness: Redis answers and at least one worker is connected (503 otherwise)',
+      handler: async () => {
+        const checks: Record<string, unknown> = {}
+        try {
+          checks.redis = (await model.redis.ping()) === 'PONG'
+          probeQueue ??= new Queue(queueName(0), { connection: model.redis, prefix: model.keys.queuePrefix() })
+          checks.workers = await probeQueue.getWorkersCount()
+        } catch (err) {
+          checks.redis = false
+          checks.error = err instanceof Error ? err.message : String(err)
+        }
+        const ready = checks.redis === true && Number(checks.workers) > 0
+        return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', engine: model.engine.name, ...checks } }
+      },
+    },
+    {
+      method: 'GET', path: '/metrics', scope: 'public', summary: 'Prometheus metrics of this process',
+      handler: async () => {
+        const { body, contentType } = await metricsText()
+        return { body: undefined, raw: body, contentType }
+      },
+    },
+  ]
+}
