@@ -1,0 +1,13 @@
+/** The queue dashboard as its own process: `node ops/dashboard/main.ts` (needs REDIS_URL; DASHBOARD_PORT, default 8081). */
+import { loadConfig } from '../../model/config.ts'
+import { createLogger } from '../../model/log.ts'
+import { startDashboard } from './start.ts'
+
+const config = loadConfig()
+const log = createLogger(config.logLevel, 'dashboard')
+if (!config.redisUrl) {
+  log.error('REDIS_URL is required for the dashboard')
+  process.exit(2)
+}
+const dashboard = await startDashboard(config, log)
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => { void dashboard.close().then(() => process.exit(0)) })

