@@ -1,11 +1,14 @@
 /**
  * `npm start`: the whole service in one process. Without REDIS_URL it launches its own redis-server (append-only
- * file on, under DATA_DIR) on a free port; then it runs the workers and the gateway and prints the URL.
+ * file on, under DATA_DIR) on a free port; then it runs the workers, the gateway and the queue dashboard, and
+ * prints where they are. Without ADMIN_TOKEN it makes one for this run and prints it (admin routes need one).
  */
+import { randomBytes } from 'node:crypto'
 import { loadConfig } from '../model/config.ts'
 import { createLogger } from '../model/log.ts'
 import { startGateway } from '../gateway/start.ts'
 import { startWorkers } from '../workers/start.ts'
+import { startDashboard, type RunningDashboard } from './dashboard/start.ts'
 import { startEmbeddedRedis, type EmbeddedRedis } from './embeddedRedis.ts'
 
 const config = loadConfig()
@@ -16,11 +19,28 @@ if (!config.redisUrl) {
   config.redisUrl = embedded.url
   log.info('embedded redis-server started', { url: embedded.url, dataDir: config.dataDir, appendfsync: config.appendFsync })
 }
+const generatedToken = config.adminToken ? undefined : `svc_${randomBytes(24).toString('base64url')}`
+if (generatedToken) config.adminToken = generatedToken
 const workers = await startWorkers(config, log)
 const gateway = await startGateway(config, log)
-process.stdout.write(`\nMetadata catalog service listening on ${gateway.url}\n  docs: ${gateway.url}/svc/docs\n\n`)
+let dashboard: RunningDashboard | undefined
+try {
+  dashboard = await startDashboard(config, log)
+} catch (err) {
+  log.warn('queue dashboard not started', { port: config.dashboardPort, error: (err as Error).message })
+}
+process.stdout.write([
+  '',
+  `Metadata catalog service listening on ${gateway.url}`,
+  `  interactive docs: ${gateway.url}/svc/docs`,
+  `  queue dashboard:  ${dashboard?.url ?? '(not started)'}`,
+  `  metrics:          ${gateway.url}/metrics`,
+  generatedToken ? `  admin token for this run (set ADMIN_TOKEN to choose one): ${generatedToken}` : '  admin token: ADMIN_TOKEN',
+  '', '',
+].join('\n'))
 
 async function shutdown(): Promise<void> {
+  await dashboard?.close()
   await gateway.close()
   await workers.close()
   await embedded?.stop()
