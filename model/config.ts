@@ -69,7 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
     lockDurationMs: int(env, 'LOCK_DURATION_MS', 10_000),
     stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 5_000),
-    changeLogMaxLen: int(env, 'CHANGELOG_MAXLEN', 1_000_000),
+    changeLogMaxLen: int(env, 'CHANGELOG_MAXLEN', 100_000),
     registryFile: env.REGISTRY_FILE ?? '',
     redisearchModule: env.REDISEARCH_MODULE ?? '',
     dashboardPort: int(env, 'DASHBOARD_PORT', 8081),

@@ -8,14 +8,16 @@ export interface Logger {
   info(msg: string, fields?: Record<string, unknown>): void
   warn(msg: string, fields?: Record<string, unknown>): void
   error(msg: string, fields?: Record<string, unknown>): void
+  /** Start-up and shutdown lines: printed at every level but silent. */
+  notice(msg: string, fields?: Record<string, unknown>): void
   enabled(level: Level): boolean
 }
 
 /** A logger writing JSON lines `{time, level, msg, component, ...fields}` to `out`. */
 export function createLogger(level: Level | 'silent', component: string, out: (line: string) => void = (l) => process.stdout.write(l)): Logger {
   const threshold = RANK[level]
-  const write = (lvl: Level, msg: string, fields?: Record<string, unknown>): void => {
-    if (RANK[lvl] < threshold) return
+  const write = (lvl: Level, msg: string, fields?: Record<string, unknown>, force = false): void => {
+    if (RANK[lvl] < threshold && !(force && threshold < RANK.silent)) return
     out(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, component, msg, ...fields })}\n`)
   }
   return {
@@ -23,6 +25,7 @@ export function createLogger(level: Level | 'silent', component: string, out: (l
     info: (m, f) => write('info', m, f),
     warn: (m, f) => write('warn', m, f),
     error: (m, f) => write('error', m, f),
+    notice: (m, f) => write('info', m, f, true),
     enabled: (lvl) => RANK[lvl] >= threshold,
   }
 }

@@ -18,3 +18,12 @@ export function tokenSet(texts: Iterable<string>): Set<string> {
   for (const text of texts) for (const token of tokenize(text)) set.add(token)
   return set
 }
+
+/**
+ * The searchable text of a urn: its parts without the `urn:svc:<type>:` syntax (of it and of nested urns), so
+ * every urn does not index "urn", "svc", "data platform" (`urn:svc:dataset:(urn:svc:dataPlatform:hive,db.t,PROD)`
+ * gives `(hive,db.t,PROD)`).
+ */
+export function urnText(urn: string): string {
+  return urn.replace(/urn:[A-Za-z0-9_-]+:[A-Za-z0-9_]+:/g, '')
+}

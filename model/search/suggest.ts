@@ -26,7 +26,7 @@ export function rankSuggestions(found: { text: string; whole: boolean }[], limit
 }
 
 /** Autocomplete: word starts indexed per value (a long description is not a suggestion source anyway). */
-const MAX_WORD_STARTS = 8
+const MAX_WORD_STARTS = 6
 
 /** Offsets where a word starts (a letter or digit after anything else). */
 export function wordStarts(text: string): number[] {

@@ -54,8 +54,6 @@ export class Keys {
   browseEntities(entityType: string, path: string): string { return `${this.prefix}br:${entityType}:e:${path}` }
   /** Hash: urn -> name of the entity at a browse path. */
   browseNames(entityType: string, path: string): string { return `${this.prefix}br:${entityType}:n:${path}` }
-  /** Sorted set (score 0): the child folders of a browse path that hold entities. */
-  browseGroups(entityType: string, path: string): string { return `${this.prefix}br:${entityType}:g:${path}` }
-  /** Set: urns anywhere under child folder `group` of a browse path (its count). */
-  browseGroupMembers(entityType: string, path: string, group: string): string { return `${this.prefix}br:${entityType}:m:${path}${SEP}${group}` }
+  /** Sorted set (score 0, lexicographic): every browse folder of an entity type that lists entities. */
+  browseFolders(entityType: string): string { return `${this.prefix}br:${entityType}:folders` }
 }

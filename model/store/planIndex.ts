@@ -32,30 +32,23 @@ export function incomingEdgeRemovalOps(keys: Keys, urn: string, incoming: Readon
 
 const pathsOf = (doc: SearchDocument | null): string[] => doc?.fields.browsePaths ?? []
 
-/** Ops moving an entity's browse entries from what `before` lists to what `after` lists. */
+/**
+ * Ops moving an entity's browse entries from what `before` lists to what `after` lists. An entity is a member of
+ * each folder it is listed in; the type's folder lexicon lists folders that have members (ZLINK/ZUNLINK), from
+ * which browse derives groups and their counts. No counters: restating an entity heals whatever was lost.
+ */
 export function browseOps(keys: Keys, entityType: string, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
   const old = browseEntries(pathsOf(before))
   const now = browseEntries(pathsOf(after))
+  const folders = keys.browseFolders(entityType)
   const ops: Op[] = []
   for (const [folder, name] of old.listed) {
-    if (now.listed.get(folder) !== name) {
-      ops.push(['ZREM', keys.browseEntities(entityType, folder), urn], ['HDEL', keys.browseNames(entityType, folder), urn])
-    }
+    if (now.listed.get(folder) === name) continue
+    ops.push(['ZUNLINK', keys.browseEntities(entityType, folder), urn, folders, folder], ['HDEL', keys.browseNames(entityType, folder), urn])
   }
   for (const [folder, name] of now.listed) {
-    if (old.listed.get(folder) !== name) {
-      ops.push(['ZADD', keys.browseEntities(entityType, folder), '0', urn], ['HSET', keys.browseNames(entityType, folder), urn, name])
-    }
-  }
-  for (const pair of old.groups) {
-    if (now.groups.has(pair)) continue
-    const [folder, group] = pair.split('\u0000') as [string, string]
-    ops.push(['UNLINK', keys.browseGroupMembers(entityType, folder, group), urn, keys.browseGroups(entityType, folder), group])
-  }
-  for (const pair of now.groups) {
-    if (old.groups.has(pair)) continue
-    const [folder, group] = pair.split('\u0000') as [string, string]
-    ops.push(['LINK', keys.browseGroupMembers(entityType, folder, group), urn, keys.browseGroups(entityType, folder), group])
+    if (old.listed.get(folder) === name) continue
+    ops.push(['ZLINK', keys.browseEntities(entityType, folder), '0', urn, folders, folder], ['HSET', keys.browseNames(entityType, folder), urn, name])
   }
   return ops
 }

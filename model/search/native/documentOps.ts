@@ -6,7 +6,7 @@
  *   toks:           sorted set (lexicographic): every token with a posting (prefix expansion)
  *   kw:<f>\0<v>     set: urns whose field f has the value v (lower-cased), or a urn whose id part is v
  *   vals:<f>        sorted set (lexicographic): the lower-cased values of field f with a posting (facets, ranges)
- *   valo:<f>        hash: lower-cased value -> original spelling (facet buckets show it)
+ *   valo:<f>        hash: lower-cased value -> original spelling, for facet fields (facet buckets show it)
  *   num:<f>         sorted set: urn -> number (COUNT fields)
  *   ac:             sorted set (lexicographic): autocomplete entries `text\0original\0urn`
  * Every op is idempotent and lexicons shrink when a posting empties (LINK/UNLINK), so replaying a document's
@@ -47,10 +47,12 @@ export function nativeDocumentOps(
     const [field, lower] = kw.split(SEP) as [string, string]
     ops.push(['UNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)])
   }
+  const facets = new Set([...registry.searchFields(entity).values()].filter((f) => f.facet).map((f) => f.name))
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    ops.push(['LINK', ix('kw', kw), urn, ix('vals', field), lower], ['HSET', ix('valo', field), lower, original])
+    // Facet buckets show original spellings; other fields need none.
+    ops.push(facets.has(field) ? ['LINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['LINK', ix('kw', kw), urn, ix('vals', field), lower])
   }
   for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['SREM', ix('kw', alias), urn])
   for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['SADD', ix('kw', alias), urn])

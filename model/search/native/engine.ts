@@ -26,7 +26,8 @@ const AUTOCOMPLETE_SCAN = 1000
 function encodeCriteria(list: readonly Criterion[]): string[] {
   const out = [String(list.length)]
   for (const c of list) {
-    const values = c.numeric ? c.values : c.values.map((v) => v.toLowerCase())
+    // Urns keep their case (the live set holds them as written); other strings compare lower-cased.
+    const values = c.numeric || c.field === 'urn' ? c.values : c.values.map((v) => v.toLowerCase())
     out.push(c.field, c.condition, c.negated ? '1' : '0', c.numeric ? '1' : '0', String(values.length), ...values)
   }
   return out

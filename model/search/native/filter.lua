@@ -70,11 +70,40 @@ local NUMERIC_RANGE = {
   LESS_THAN_OR_EQUAL_TO = function(v) return '-inf', v end,
 }
 
+local URN_RANGE = {
+  EQUAL = function(v) return '[' .. v, '[' .. v end,
+  START_WITH = function(v) return '[' .. v, '[' .. v .. '\255' end,
+  GREATER_THAN = function(v) return '(' .. v, '+' end,
+  GREATER_THAN_OR_EQUAL_TO = function(v) return '[' .. v, '+' end,
+  LESS_THAN = function(v) return '-', '(' .. v end,
+  LESS_THAN_OR_EQUAL_TO = function(v) return '-', '[' .. v end,
+}
+
+-- The urn field has no postings: the live set lists every searchable urn in order (case kept).
+local function urnCriterionKey(condition, v)
+  local dest = tmp()
+  if URN_RANGE[condition] then
+    local min, max = URN_RANGE[condition](v)
+    redis.call('ZRANGESTORE', dest, live, min, max, 'BYLEX')
+  else
+    local lower = string.lower(v)
+    for _, urn in ipairs(redis.call('ZRANGE', live, 0, -1)) do
+      local u = string.lower(urn)
+      local ok = (condition == 'CONTAIN' and string.find(u, lower, 1, true) ~= nil) or (condition == 'END_WITH' and #u >= #lower and string.sub(u, -#lower) == lower)
+      if ok then redis.call('ZADD', dest, 0, urn) end
+    end
+  end
+  redis.call('PEXPIRE', dest, 60000)
+  return dest
+end
+
 -- Key of the set of urns matching one criterion (false: nothing matches).
 local function criterionKey(field, condition, negated, numeric, values)
   local keys = {}
   for _, v in ipairs(values) do
-    if numeric and NUMERIC_RANGE[condition] then
+    if field == 'urn' then
+      keys[#keys + 1] = urnCriterionKey(condition, v)
+    elseif numeric and NUMERIC_RANGE[condition] then
       local min, max = NUMERIC_RANGE[condition](v)
       local dest = tmp()
       redis.call('ZRANGESTORE', dest, P .. 'num:' .. field, min, max, 'BYSCORE')

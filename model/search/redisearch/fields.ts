@@ -7,7 +7,7 @@
  * plus `urn` (TAG, sortable, case kept), `urn__t` (TEXT), `__ac` (TAG: autocomplete values, normalized, from each
  * word start, so `@__ac:{sampleh*}` finds "SampleHdfsDataset") and `d` (the document's fields as JSON).
  */
-import { tokenize } from '../../derive/tokenize.ts'
+import { tokenize, urnText } from '../../derive/tokenize.ts'
 import { URN_FIELD, type SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry, SearchField } from '../../registry.ts'
@@ -15,7 +15,6 @@ import { urnId } from '../../urn.ts'
 import { normalizeSuggestion, wordStarts } from '../suggest.ts'
 
 export const TAG_SEPARATOR = '|'
-const URN_NOISE = new Set(['urn', 'svc'])
 
 /** A tag value with the separator taken out (it would split the value in two). */
 const tagSafe = (v: string): string => v.replaceAll(TAG_SEPARATOR, ' ')
@@ -40,7 +39,7 @@ export function documentHash(registry: Registry, entity: EntitySpec, doc: Search
   for (const [name, values] of Object.entries(doc.fields)) {
     const field = fields.get(name)
     if (name === URN_FIELD) {
-      hash[textField(name)] = tokenize(doc.urn).filter((t) => !URN_NOISE.has(t) && t !== entity.name.toLowerCase()).join(' ')
+      hash[textField(name)] = tokenize(urnText(doc.urn)).join(' ')
       continue
     }
     if (!field) continue

@@ -7,12 +7,16 @@
   ARGV[3]  number of ops that follow; then each op as: command, argument count, arguments...
            Commands are Redis write commands (whitelisted below) or the idempotent link ops that keep a posting
            (a set or sorted set of urns) and its lexicon (a sorted set of posting names) in step:
-             LINK    set member lexicon name          SADD set member; ZADD lexicon 0 name
-             UNLINK  set member lexicon name [hash]   SREM set member; if the set is now empty, ZREM lexicon name
-                                                      (and HDEL hash name when a hash is given)
-             ZLINK   zset score member lexicon name   ZADD zset score member; ZADD lexicon 0 name
-             ZUNLINK zset member lexicon name         ZREM zset member; if the zset is now empty, ZREM lexicon name
-           Running the same ops twice leaves the same state (restore indices relies on it).
+             LINK    set member lexicon name [hash value]  SADD set member; if the set just got its first member,
+                                                           ZADD lexicon 0 name (and HSET hash name value)
+             UNLINK  set member lexicon name [hash]        SREM set member; if the set is now empty, ZREM lexicon
+                                                           name (and HDEL hash name)
+             ZLINK   zset score member lexicon name        ZADD zset score member; on its first member, ZADD
+                                                           lexicon 0 name
+             ZUNLINK zset member lexicon name              ZREM zset member; if the zset is now empty, ZREM
+                                                           lexicon name
+           Running the same ops twice leaves the same state; restating a document (remove, then add: restore
+           indices) re-lists a posting that lost its lexicon entry once the document is its only member.
 
   Returns  {1, newRev}  applied
            {0, rev}     this job was already applied to this entity (a retry): nothing done
@@ -34,8 +38,10 @@ for _ = 1, n do
   local argc = tonumber(ARGV[i + 1])
   local a = i + 2
   if cmd == 'LINK' then
-    redis.call('SADD', ARGV[a], ARGV[a + 1])
-    redis.call('ZADD', ARGV[a + 2], 0, ARGV[a + 3])
+    if redis.call('SADD', ARGV[a], ARGV[a + 1]) == 1 and redis.call('SCARD', ARGV[a]) == 1 then
+      redis.call('ZADD', ARGV[a + 2], 0, ARGV[a + 3])
+      if argc > 4 then redis.call('HSET', ARGV[a + 4], ARGV[a + 3], ARGV[a + 5]) end
+    end
   elseif cmd == 'UNLINK' then
     redis.call('SREM', ARGV[a], ARGV[a + 1])
     if redis.call('SCARD', ARGV[a]) == 0 then
@@ -43,8 +49,9 @@ for _ = 1, n do
       if argc > 4 then redis.call('HDEL', ARGV[a + 4], ARGV[a + 3]) end
     end
   elseif cmd == 'ZLINK' then
-    redis.call('ZADD', ARGV[a], ARGV[a + 1], ARGV[a + 2])
-    redis.call('ZADD', ARGV[a + 3], 0, ARGV[a + 4])
+    if redis.call('ZADD', ARGV[a], ARGV[a + 1], ARGV[a + 2]) == 1 and redis.call('ZCARD', ARGV[a]) == 1 then
+      redis.call('ZADD', ARGV[a + 3], 0, ARGV[a + 4])
+    end
   elseif cmd == 'ZUNLINK' then
     redis.call('ZREM', ARGV[a], ARGV[a + 1])
     if redis.call('ZCARD', ARGV[a]) == 0 then redis.call('ZREM', ARGV[a + 2], ARGV[a + 3]) end

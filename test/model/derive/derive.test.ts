@@ -1,6 +1,6 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { browseEntries, normalizePath } from '../../../model/derive/browse.ts'
+import { browseEntries, groupsOf, normalizePath } from '../../../model/derive/browse.ts'
 import { diffEdges, edgesOf } from '../../../model/derive/edges.ts'
 import { fillTemplate } from '../../../model/derive/firstWrite.ts'
 import { searchDocument } from '../../../model/derive/searchDocument.ts'
@@ -49,10 +49,11 @@ test('edges come from relationship annotations and diff cleanly', () => {
   assert.equal(added, [{ type: 'DownstreamOf', target: 'urn:svc:dataset:(urn:svc:dataPlatform:kafka,K,PROD)' }])
 })
 
-test('browse entries: listed in the parent folder, counted in every ancestor group', () => {
-  const { listed, groups } = browseEntries(['/prod/hdfs/SampleHdfsDataset'])
-  assert.equal([...listed], [['/prod/hdfs', 'SampleHdfsDataset']])
-  assert.equal([...groups], ['\u0000prod', '/prod\u0000hdfs'])
+test('browse entries: listed in the parent folder; groups come from the folders below', () => {
+  const { listed } = browseEntries(['/prod/hdfs/SampleHdfsDataset', '/top'])
+  assert.equal([...listed], [['/prod/hdfs', 'SampleHdfsDataset'], ['', 'top']])
+  assert.equal([...groupsOf('', ['/prod/hdfs', '/prod/hive', '/dev/x'])], [['prod', ['/prod/hdfs', '/prod/hive']], ['dev', ['/dev/x']]])
+  assert.equal([...groupsOf('/prod', ['/prod/hdfs', '/prod/hive/db1'])], [['hdfs', ['/prod/hdfs']], ['hive', ['/prod/hive/db1']]])
   assert.is(normalizePath('/looker/'), '/looker')
   assert.is(normalizePath('/'), '')
 })

@@ -1,0 +1,61 @@
+/**
+ * A closed-loop HTTP load generator: `clients` concurrent callers, each sending its next request as soon as the
+ * previous answered, over keep-alive connections. Reports throughput and latency percentiles.
+ */
+import http from 'node:http'
+import { percentile } from './stats.ts'
+
+export interface LoadResult {
+  requests: number
+  seconds: number
+  perSecond: number
+  p50: number
+  p99: number
+  errors: number
+}
+
+export interface Request {
+  method: 'GET' | 'POST'
+  path: string
+  body?: string
+}
+
+/** Sends one request on `agent`; resolves with the status code once the body is read. */
+export function send(base: URL, agent: http.Agent, req: Request): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const r = http.request({
+      host: base.hostname, port: base.port, method: req.method, path: req.path, agent,
+      headers: req.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(req.body) } : {},
+    }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }))
+      res.on('error', reject)
+    })
+    r.on('error', reject)
+    if (req.body) r.write(req.body)
+    r.end()
+  })
+}
+
+/** Runs `total` requests (`next(i)` builds the i-th) with `clients` in flight. */
+export async function runLoad(baseUrl: string, clients: number, total: number, next: (i: number) => Request): Promise<LoadResult> {
+  const base = new URL(baseUrl)
+  const agent = new http.Agent({ keepAlive: true, maxSockets: clients })
+  const latencies: number[] = []
+  let issued = 0
+  let errors = 0
+  const started = performance.now()
+  await Promise.all(Array.from({ length: clients }, async () => {
+    while (issued < total) {
+      const i = issued++
+      const t0 = performance.now()
+      const res = await send(base, agent, next(i)).catch(() => ({ status: 0, body: '' }))
+      latencies.push(performance.now() - t0)
+      if (res.status !== 200) errors++
+    }
+  }))
+  const seconds = (performance.now() - started) / 1000
+  agent.destroy()
+  return { requests: total, seconds, perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors }
+}

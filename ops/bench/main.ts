@@ -1,0 +1,205 @@
+/**
+ * `npm run bench`: starts its own Redis (or uses REDIS_URL), a gateway process and worker processes, loads
+ * generated data, and measures the service beside the limits of its own stack (raw Redis, the apply script, a
+ * bare BullMQ round trip, a bare Restify route), printing one table of medians over BENCH_ROUNDS rounds and
+ * writing the same as JSON under ops/bench/results/.
+ *
+ * Environment: BENCH_ROUNDS (3), BENCH_DATASETS (100000), BENCH_WORKERS (worker processes, 1),
+ * BENCH_APPENDFSYNC (everysec), BENCH_ENGINE (native), BENCH_PROFILE=1 (write --cpu-prof profiles).
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import { cpus, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
+import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
+import { bareBullmq, bareRestify, evalshaApply, rawPipelinedHset } from './baselines.ts'
+import { BENCH_PLATFORMS, datasetMcps, datasetProposal, datasetUrn } from './data.ts'
+import { runLoad, send, type LoadResult } from './load.ts'
+import { startChild, type Child } from './processes.ts'
+import { median, percentile, round } from './stats.ts'
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
+const DATASETS = Number(process.env.BENCH_DATASETS ?? 100_000)
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 1)
+const FSYNC = (process.env.BENCH_APPENDFSYNC ?? 'everysec') as 'always' | 'everysec' | 'no'
+const ENGINE = process.env.BENCH_ENGINE ?? 'native'
+const ADMIN = 'svc_bench_admin_token'
+
+interface Row { figure: string; value: number; unit: string; p50?: number; p99?: number; baseline?: string; ratio?: number }
+const rows: Row[] = []
+const log = (msg: string) => process.stderr.write(`[bench] ${msg}\n`)
+
+function record(row: Row): void {
+  rows.push(row)
+  log(`${row.figure}: ${round(row.value)} ${row.unit}${row.p50 !== undefined ? ` p50 ${round(row.p50)} ms p99 ${round(row.p99!)} ms` : ''}${row.ratio !== undefined ? ` (${round(row.ratio)}x ${row.baseline})` : ''}`)
+}
+
+/** Medians over rounds of a load measurement. */
+async function rounds(n: number, run: (round: number) => Promise<LoadResult>): Promise<LoadResult> {
+  const results: LoadResult[] = []
+  for (let r = 0; r < n; r++) results.push(await run(r))
+  return {
+    requests: results[0]!.requests, seconds: median(results.map((x) => x.seconds)),
+    perSecond: median(results.map((x) => x.perSecond)), p50: median(results.map((x) => x.p50)),
+    p99: median(results.map((x) => x.p99)), errors: results.reduce((a, x) => a + x.errors, 0),
+  }
+}
+
+/** Latencies of `queries` sent one after another, `repeat` times each. */
+async function sequential(base: string, queries: { path: string; body: unknown }[], repeat: number): Promise<{ p50: number; p99: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+  const url = new URL(base)
+  const latencies: number[] = []
+  for (let i = 0; i < repeat; i++) {
+    for (const q of queries) {
+      const t0 = performance.now()
+      const res = await send(url, agent, { method: 'POST', path: q.path, body: JSON.stringify(q.body) })
+      latencies.push(performance.now() - t0)
+      if (res.status !== 200) throw new Error(`${q.path} ${JSON.stringify(q.body)} -> ${res.status} ${res.body.slice(0, 300)}`)
+    }
+  }
+  agent.destroy()
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99) }
+}
+
+const redisUrlGiven = process.env.REDIS_URL
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
+const embedded = redisUrlGiven ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, module: ENGINE === 'redisearch' ? process.env.REDISEARCH_MODULE ?? '/opt/redisearch/redisearch.so' : undefined })
+const redisUrl = redisUrlGiven ?? embedded!.url
+const redis = new Redis(redisUrl)
+log(`redis ${redisUrl} (appendfsync ${FSYNC}), engine ${ENGINE}, ${WORKERS} worker process(es), ${DATASETS} datasets, ${ROUNDS} rounds`)
+
+// ---- baselines -------------------------------------------------------------------------------------------------
+const hsetPerSecond = await rawPipelinedHset(redisUrl)
+record({ figure: 'baseline: pipelined HSET (ioredis)', value: hsetPerSecond, unit: 'ops/s' })
+const evalPerSecond = median(await Promise.all([0].map(() => evalshaApply(redisUrl, 64))))
+record({ figure: 'baseline: EVALSHA apply script, ~20 ops, 64 in flight', value: evalPerSecond, unit: 'calls/s' })
+const bull = await bareBullmq(redisUrl, [1, 16, 64])
+for (const c of [1, 16, 64]) record({ figure: `baseline: bare BullMQ round trip, ${c} in flight`, value: bull[c]!.perSecond, unit: 'jobs/s', p50: bull[c]!.p50, p99: bull[c]!.p99 })
+const restifyBase = await rounds(ROUNDS, () => bareRestify(64))
+record({ figure: 'baseline: bare Restify constant route, 64 clients', value: restifyBase.perSecond, unit: 'req/s', p50: restifyBase.p50, p99: restifyBase.p99 })
+
+// ---- the service ----------------------------------------------------------------------------------------------
+const port = await freePort()
+const env = { REDIS_URL: redisUrl, PORT: String(port), PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: ADMIN, KEY_PREFIX: 'bench:svc:' }
+const profile = process.env.BENCH_PROFILE === '1'
+const profileDir = join('ops', 'bench', 'results', 'profiles')
+if (profile) mkdirSync(profileDir, { recursive: true })
+const execArgv = profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
+const children: Child[] = []
+for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 30_000, execArgv))
+children.push(await startChild('gateway/main.ts', env, /gateway listening/, 30_000, execArgv))
+const base = `http://127.0.0.1:${port}`
+const beforeMemory = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1])
+
+// Synchronous proposals: every write is a new version of one of 5,000 datasets.
+let revision = 1
+for (const clients of [1, 16, 64]) {
+  const total = clients === 1 ? 1000 : clients === 16 ? 4000 : 8000
+  const result = await rounds(ROUNDS, () => {
+    const rev = revision++
+    return runLoad(base, clients, total, (i) => ({ method: 'POST', path: '/aspects?action=ingestProposal', body: JSON.stringify({ proposal: datasetProposal(i % 5000, rev) }) }))
+  })
+  const baseline = bull[clients]!.perSecond
+  record({ figure: `sync ingestProposal, ${clients} clients`, value: result.perSecond, unit: 'proposals/s', p50: result.p50, p99: result.p99, baseline: `bare BullMQ ${clients} in flight`, ratio: result.perSecond / baseline })
+  if (result.errors) log(`  ${result.errors} errors`)
+}
+
+// Batch ingest of the catalogue: 1,000 proposals per request, 4 requests in flight.
+async function batchLoad(offset: number, count: number, rev: number): Promise<number> {
+  const t0 = performance.now()
+  await runLoad(base, 4, Math.ceil(count / 1000), (b) => ({
+    method: 'POST', path: '/aspects?action=ingestProposalBatch',
+    body: JSON.stringify({ proposals: Array.from({ length: Math.min(1000, count - b * 1000) }, (_, k) => datasetProposal(offset + b * 1000 + k, rev)) }),
+  }))
+  return count / ((performance.now() - t0) / 1000)
+}
+const batchRates = [await batchLoad(0, DATASETS, 0)]
+log(`loaded ${DATASETS} datasets`)
+for (let r = 1; r < ROUNDS; r++) batchRates.push(await batchLoad(0, Math.min(20_000, DATASETS), 100 + r))
+const batchRate = median(batchRates)
+record({ figure: 'batch ingestProposalBatch, 1,000 per request', value: batchRate, unit: 'aspects/s', baseline: 'pipelined HSET', ratio: batchRate / hsetPerSecond })
+const afterMemory = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1])
+record({ figure: `Redis memory per dataset (${DATASETS} loaded, engine ${ENGINE})`, value: (afterMemory - beforeMemory) / DATASETS, unit: 'bytes' })
+
+// Reads.
+const v2 = await rounds(ROUNDS, () => runLoad(base, 64, 20_000, (i) => ({ method: 'GET', path: `/entitiesV2/${encodeURIComponent(datasetUrn((i * 7919) % DATASETS))}` })))
+record({ figure: 'GET /entitiesV2, 64 clients', value: v2.perSecond, unit: 'req/s', p50: v2.p50, p99: v2.p99, baseline: 'bare Restify', ratio: v2.perSecond / restifyBase.perSecond })
+const versioned = await rounds(ROUNDS, () => runLoad(base, 64, 20_000, (i) => ({ method: 'GET', path: `/aspects/${encodeURIComponent(datasetUrn(i % 5000))}?aspect=datasetProperties&version=${i % 2}` })))
+record({ figure: 'GET /aspects?version=, 64 clients', value: versioned.perSecond, unit: 'req/s', p50: versioned.p50, p99: versioned.p99, baseline: 'bare Restify', ratio: versioned.perSecond / restifyBase.perSecond })
+
+// Search, autocomplete, browse at DATASETS datasets.
+const S = '/entities?action=search'
+const searches = [
+  { path: S, body: { input: 'orders', entity: 'dataset', start: 0, count: 10 } },
+  { path: S, body: { input: 'customers events', entity: 'dataset', start: 0, count: 10 } },
+  { path: S, body: { input: 'invo', entity: 'dataset', start: 0, count: 10 } },
+  { path: S, body: { input: '*', entity: 'dataset', start: 0, count: 10 } },
+  { path: S, body: { input: 'refunds', entity: 'dataset', start: 20, count: 10, filter: { or: [{ and: [{ field: 'platform', value: 'hive', condition: 'EQUAL' }] }] } } },
+  { path: S, body: { input: `name:${'orders customers 0'}`, entity: 'dataset', start: 0, count: 10 } },
+]
+const searchLat = await sequential(base, searches, 50 * ROUNDS)
+record({ figure: `search at ${DATASETS} datasets (6 query kinds)`, value: searchLat.p50, unit: 'ms p50', p50: searchLat.p50, p99: searchLat.p99 })
+const A = '/entities?action=autocomplete'
+const acLat = await sequential(base, ['ord', 'orders cu', 'inv', 'sessions r', 'ledger'].map((query) => ({ path: A, body: { query, entity: 'dataset', limit: 10 } })), 50 * ROUNDS)
+record({ figure: `autocomplete at ${DATASETS} datasets`, value: acLat.p50, unit: 'ms p50', p50: acLat.p50, p99: acLat.p99 })
+const B = '/entities?action=browse'
+const browseLat = await sequential(base, ['/prod', `/prod/${BENCH_PLATFORMS[0]}`, `/prod/${BENCH_PLATFORMS[0]}/db8`].map((path) => ({ path: B, body: { path, entity: 'dataset', start: 0, limit: 10 } })), 50 * ROUNDS)
+record({ figure: `browse at ${DATASETS} datasets`, value: browseLat.p50, unit: 'ms p50', p50: browseLat.p50, p99: browseLat.p99 })
+
+// Restore indices over one platform's rows, 2,000 rows per call.
+const restoreRates: number[] = []
+for (let r = 0; r < ROUNDS; r++) {
+  let start: number | null = 0
+  let restored = 0
+  const t0 = performance.now()
+  while (start !== null) {
+    const res = await fetch(`${base}/operations?action=restoreIndices`, {
+      method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${BENCH_PLATFORMS[1]},%`, start, batchSize: 2000 }),
+    }).then((x) => x.json()) as { value: { result: { rowsRestored: number; nextStart: number | null } } }
+    restored += res.value.result.rowsRestored
+    start = res.value.result.nextStart
+  }
+  restoreRates.push(restored / ((performance.now() - t0) / 1000))
+}
+record({ figure: 'restore indices (one platform, 2,000 rows per call)', value: median(restoreRates), unit: 'rows/s' })
+
+// The bootstrap catalogue replayed request by request, then the CLI ingest of a generated 100,000-dataset file.
+const { readFileSync } = await import('node:fs')
+const bootstrap = JSON.parse(readFileSync(new URL('../../test/fixtures/upstream/bootstrap_mce.requests.json', import.meta.url), 'utf8')) as { method: string; path: string; body: unknown }[]
+const bootstrapTimes: number[] = []
+for (let r = 0; r < ROUNDS; r++) {
+  const t0 = performance.now()
+  for (const req of bootstrap) await fetch(`${base}${req.path}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(req.body) }).then((x) => x.arrayBuffer())
+  bootstrapTimes.push((performance.now() - t0) / 1000)
+}
+record({ figure: `bootstrap catalogue replayed (${bootstrap.length} requests, one at a time)`, value: median(bootstrapTimes), unit: 's wall' })
+const generated = join(dataDir, 'generated-datasets.json')
+writeFileSync(generated, JSON.stringify(datasetMcps(DATASETS, DATASETS)))
+try {
+  const t0 = performance.now()
+  const cli = await startChild('ops/cli/main.ts', { ...env, SVC_URL: base }, /accepted/, 30 * 60_000, [], ['ingest', generated])
+  await new Promise<void>((resolve) => { if (cli.process.exitCode !== null) resolve(); else cli.process.once('exit', () => resolve()) })
+  record({ figure: `CLI ingest of a generated ${DATASETS}-dataset file`, value: (performance.now() - t0) / 1000, unit: 's wall' })
+} catch (err) {
+  log(`CLI ingest skipped: ${(err as Error).message.slice(0, 200)}`)
+}
+
+// ---- report ---------------------------------------------------------------------------------------------------
+for (const child of children.reverse()) await child.stop()
+redis.disconnect()
+await embedded?.stop()
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(), appendfsync: FSYNC, engine: ENGINE, workers: WORKERS, rounds: ROUNDS, datasets: DATASETS }
+const table = [
+  `| figure | value | p50 ms | p99 ms | ratio to baseline |`,
+  `|---|---|---|---|---|`,
+  ...rows.map((r) => `| ${r.figure} | ${round(r.value)} ${r.unit} | ${r.p50 !== undefined ? round(r.p50) : ''} | ${r.p99 !== undefined ? round(r.p99) : ''} | ${r.ratio !== undefined ? `${round(r.ratio)} x ${r.baseline}` : ''} |`),
+].join('\n')
+const resultsDir = join('ops', 'bench', 'results')
+mkdirSync(resultsDir, { recursive: true })
+writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ machine, rows }, null, 2))
+writeFileSync(join(resultsDir, 'latest.md'), `Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; appendfsync ${FSYNC}, engine ${ENGINE}, ${WORKERS} worker process(es), medians of ${ROUNDS} rounds, ${machine.date}\n\n${table}\n`)
+process.stdout.write(`\n${table}\n\nwritten to ${resultsDir}/latest.json and latest.md\n`)
+process.exit(0)

@@ -1,0 +1,42 @@
+/** Child processes for the benchmark: the service's own processes and the bare baselines, started and stopped. */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+export interface Child {
+  process: ChildProcess
+  /** What the process printed up to the moment it was ready. */
+  output: string
+  stop(): Promise<void>
+}
+
+/** Starts `node [execArgv] <script> [args]` from the repository root and resolves once its output matches `ready`. */
+export function startChild(script: string, env: Record<string, string>, ready: RegExp, timeoutMs = 30_000, execArgv: string[] = [], args: string[] = []): Promise<Child> {
+  const child = spawn(process.execPath, [...execArgv, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out.slice(-1000)}`)), timeoutMs)
+    const onData = (d: Buffer) => {
+      out = (out + d.toString()).slice(-8000)
+      if (ready.test(out)) {
+        clearTimeout(timer)
+        child.stdout!.removeListener('data', onData)
+        child.stdout!.resume()
+        child.stderr!.resume()
+        resolve({
+          process: child,
+          output: out,
+          stop: () => new Promise<void>((done) => {
+            if (child.exitCode !== null) return done()
+            child.once('exit', () => done())
+            child.kill('SIGTERM')
+          }),
+        })
+      }
+    }
+    child.stdout!.on('data', onData)
+    child.stderr!.on('data', onData)
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}: ${out.slice(-1000)}`)) })
+  })
+}
