@@ -27,7 +27,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
   const address = server.address()
   const url = `http://${config.host}:${address.port}`
-  log.info('gateway listening', { url, engine: model.engine.name, partitions: config.partitions })
+  log.notice('gateway listening', { url, engine: model.engine.name, partitions: config.partitions })
   return {
     server, model, url,
     async close() {

@@ -28,6 +28,8 @@ export interface WriteJob {
   items: WriteItem[]
   actor: string
   time: number
+  /** Pub/sub channel of the gateway waiting for this job (it publishes a JobReply there once applied). */
+  replyTo?: string
 }
 
 /** What happened to one item. */
@@ -40,6 +42,13 @@ export interface ItemResult {
 /** A job's result, item by item. */
 export interface JobResult {
   results: ItemResult[]
+}
+
+/** What a worker publishes on the job's reply channel: the result, or the error that failed it. */
+export interface JobReply {
+  id: string
+  result?: JobResult
+  error?: string
 }
 
 /** The partition of a urn: FNV-1a hash of its UTF-8 bytes, mod `partitions`. Stable across processes and restarts. */

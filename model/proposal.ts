@@ -9,7 +9,7 @@ import { fail } from './errors.ts'
 import type { SystemMetadata, WriteItem } from './jobs.ts'
 import type { Registry } from './registry.ts'
 import { parseUrn, type ParsedUrn } from './urn.ts'
-import { validateOrThrow } from './validate.ts'
+import { cleanOrThrow, validateOrThrow } from './validate.ts'
 
 export const SystemMetadataSchema = Type.Object({
   runId: Type.Optional(Type.String({ maxLength: 512 })),
@@ -31,7 +31,7 @@ export const ProposalSchema = Type.Object({
 /** Validates an aspect value (already parsed) for `aspectName`; returns it cleaned of unknown fields. */
 export function checkAspectValue(registry: Registry, parsed: ParsedUrn, aspectName: string, value: unknown, where: string): unknown {
   const spec = registry.aspectOf(parsed.entity, aspectName)
-  const clean = validateOrThrow(spec.schema, value, 'INVALID_ASPECT', `${aspectName} does not match its schema`, where)
+  const clean = cleanOrThrow(spec.schema, value, 'INVALID_ASPECT', `${aspectName} does not match its schema`, where)
   if (aspectName === parsed.entity.keyAspect && canonicalJson(clean) !== canonicalJson(parsed.key)) {
     throw fail('INVALID_ASPECT', `the key aspect ${aspectName} must match the urn (${JSON.stringify(parsed.key)})`, [{ path: where, message: 'differs from the urn' }])
   }

@@ -52,11 +52,16 @@ function describe(err: RawError): string {
   }
 }
 
-/** Returns `value` cleaned of properties the schema does not know, or throws `code` naming every problem. */
+/** Returns `value` when it matches `schema` (extra properties allowed), or throws `code` naming every problem. */
 export function validateOrThrow(schema: TSchema, value: unknown, code: ErrorCode, message: string, prefix = ''): unknown {
   const found = problems(schema, value, prefix)
   if (found.length > 0) {
     throw new CatalogError(code, `${message}: ${found.map((d) => `${d.path} ${d.message}`).join('; ')}`, found)
   }
-  return validatorOf(schema).Clean(value)
+  return value
+}
+
+/** Like validateOrThrow, and drops the properties the schema does not know (aspect values: unknown fields go). */
+export function cleanOrThrow(schema: TSchema, value: unknown, code: ErrorCode, message: string, prefix = ''): unknown {
+  return validatorOf(schema).Clean(validateOrThrow(schema, value, code, message, prefix))
 }

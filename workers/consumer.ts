@@ -6,7 +6,7 @@
 import { Queue, Worker, type Job } from 'bullmq'
 import type { Redis } from 'ioredis'
 import type { Config } from '../model/config.ts'
-import type { JobResult, WriteJob } from '../model/jobs.ts'
+import type { JobReply, JobResult, WriteJob } from '../model/jobs.ts'
 import { queueName } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
 import { applyJob, type ApplyDeps } from './applyJob.ts'
@@ -32,7 +32,18 @@ export function startConsumers(config: Config, connection: Redis, keys: Keys, de
       queueName(p),
       async (job) => {
         const started = performance.now()
-        const result = await applyJob(deps, job.data, job.id!)
+        const reply = (body: Omit<JobReply, 'id'>) => job.data.replyTo
+          ? connection.publish(job.data.replyTo, JSON.stringify({ id: job.id, ...body })).catch(() => 0)
+          : Promise.resolve(0)
+        let result: JobResult
+        try {
+          result = await applyJob(deps, job.data, job.id!)
+        } catch (err) {
+          await reply({ error: err instanceof Error ? err.message : String(err) })
+          throw err
+        }
+        // Applied: the waiting gateway may answer now (BullMQ records the completion next).
+        await reply({ result })
         events.onApplied?.(p, job, performance.now() - started)
         return result
       },

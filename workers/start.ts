@@ -35,7 +35,7 @@ export async function startWorkers(config: Config, log: Logger, events: Consumer
     },
   })
   await Promise.all(workers.map((w) => w.waitUntilReady()))
-  log.info('workers running', { partitions: config.partitions, engine: model.engine.name })
+  log.notice('workers running', { partitions: config.partitions, engine: model.engine.name })
   return {
     workers,
     async close() {

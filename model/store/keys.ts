@@ -38,6 +38,8 @@ export class Keys {
   run(runId: string): string { return `${this.prefix}run:${runId}` }
   /** Hash: access token hash -> token record (JSON). */
   tokens(): string { return `${this.prefix}tokens` }
+  /** Pub/sub channel on which a gateway hears that its write jobs were applied. */
+  replies(gatewayId: string): string { return `${this.prefix}replies:${gatewayId}` }
   /** BullMQ key prefix of the write queues. */
   queuePrefix(): string { return `${this.prefix}q` }
 

@@ -3,7 +3,7 @@ import * as assert from 'uvu/assert'
 import { listAnnotations } from '../../model/annotations.ts'
 import { BUILTIN_ASPECTS } from '../../model/aspects/index.ts'
 import { buildRegistry } from '../../model/registry.ts'
-import { problems, validateOrThrow } from '../../model/validate.ts'
+import { cleanOrThrow, problems } from '../../model/validate.ts'
 import type { CatalogError } from '../../model/errors.ts'
 
 const registry = buildRegistry()
@@ -29,7 +29,7 @@ test('every spec aspect is registered with its fully qualified record name', () 
 
 test('a valid ownership passes; unknown fields are dropped', () => {
   const value = { owners: [{ owner: 'urn:svc:corpuser:fbar', type: 'DATAOWNER', extra: 1 }], lastModified: { time: 0, actor: 'urn:svc:corpuser:fbar' }, notAField: true }
-  assert.equal(validateOrThrow(schemaOf('ownership'), value, 'INVALID_ASPECT', 'bad'),
+  assert.equal(cleanOrThrow(schemaOf('ownership'), value, 'INVALID_ASPECT', 'bad'),
     { owners: [{ owner: 'urn:svc:corpuser:fbar', type: 'DATAOWNER' }], lastModified: { time: 0, actor: 'urn:svc:corpuser:fbar' } })
 })
 
@@ -77,7 +77,7 @@ test('a registry can be extended without code', () => {
   assert.ok(extended.hasAspect(dataset, 'acmeInfo'))
   assert.ok(extended.searchFields(dataset).has('label'))
   try {
-    validateOrThrow(extended.findAspect('acmeInfo')!.schema, {}, 'INVALID_ASPECT', 'bad')
+    cleanOrThrow(extended.findAspect('acmeInfo')!.schema, {}, 'INVALID_ASPECT', 'bad')
     assert.unreachable()
   } catch (err) {
     assert.is((err as CatalogError).code, 'INVALID_ASPECT')
