@@ -17,7 +17,7 @@ let embedded: EmbeddedRedis | undefined
 if (!config.redisUrl) {
   embedded = await startEmbeddedRedis({ dataDir: config.dataDir, appendFsync: config.appendFsync, module: config.redisearchModule || undefined })
   config.redisUrl = embedded.url
-  log.info('embedded redis-server started', { url: embedded.url, dataDir: config.dataDir, appendfsync: config.appendFsync })
+  log.notice('embedded redis-server started', { url: embedded.url, dataDir: config.dataDir, appendfsync: config.appendFsync })
 }
 const generatedToken = config.adminToken ? undefined : `svc_${randomBytes(24).toString('base64url')}`
 if (generatedToken) config.adminToken = generatedToken

@@ -19,7 +19,7 @@ export async function startDashboard(config: Config, log: Logger): Promise<Runni
   const server = await new Promise<Server>((resolve) => { const s = app.listen(config.dashboardPort, config.host, () => resolve(s)) })
   const { port } = server.address() as { port: number }
   const url = `http://${config.host}:${port}${DASHBOARD_PATH}`
-  log.info('queue dashboard listening', { url })
+  log.notice('queue dashboard listening', { url })
   return {
     url,
     async close() {
