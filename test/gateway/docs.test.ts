@@ -2,17 +2,15 @@
  * Route 12, `GET /svc/docs`: the OpenAPI document generated from the routes, and the Swagger UI page driven in
  * Debian's Chromium (headless, offline) down to a search executed from the page.
  */
-import { existsSync, mkdirSync } from 'node:fs'
 import { Type } from 'typebox'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { openApiDocument, openApiPath } from '../../gateway/docs/openapi.ts'
 import type { GatewayDeps } from '../../gateway/deps.ts'
 import type { RouteSpec } from '../../gateway/http/route.ts'
+import { browserAvailable, launchChromium, screenshot } from '../helpers/browser.ts'
 import { startService, type TestService } from '../helpers/service.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-const SCREENSHOT = new URL('../../ops/docs/screenshots/docs.png', import.meta.url)
 const API_PREFIXES = ['/aspects', '/entities', '/entitiesV2', '/relationships', '/lineage', '/operations', '/health', '/ready', '/metrics']
 
 const t = suite<{ svc: TestService }>('docs: OpenAPI document')
@@ -108,15 +106,10 @@ b.before(async (ctx) => {
 })
 b.after(async (ctx) => { await ctx.svc?.close() })
 
-const browserTest = existsSync(CHROMIUM) ? b : b.skip
-if (!existsSync(CHROMIUM)) console.log(`SKIP docs browser test: ${CHROMIUM} not found (apt-get install -y chromium)`)
+const browserTest = browserAvailable('docs browser test') ? b : b.skip
 
 browserTest('the page lists the routes and executes a search', async ({ svc }) => {
-  const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+  const browser = await launchChromium()
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1400 } })
     const outside: string[] = []
@@ -141,8 +134,7 @@ browserTest('the page lists the routes and executes a search', async ({ svc }) =
     for (const urn of datasets) assert.ok(body.includes(urn), `${urn} in the response panel`)
     assert.equal(outside, [], 'the page fetches nothing outside the service')
 
-    mkdirSync(new URL('.', SCREENSHOT), { recursive: true })
-    await page.screenshot({ path: SCREENSHOT.pathname, fullPage: false })
+    await screenshot(page, 'docs.png')
   } finally {
     await browser.close()
   }
