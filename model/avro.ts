@@ -87,7 +87,7 @@ export function fromAvro(value: unknown, schema?: Schema): unknown {
   }
   if (Array.isArray(value)) return value.map((item) => fromAvro(item, schema.items)).filter((item) => item !== undefined)
   if (isObject(value) && (schema.properties || schema.patternProperties || types.includes('object'))) return toRecord(value, schema)
-  return isObject(value) || Array.isArray(value) ? schemaless(value) : value
+  return isObject(value) ? schemaless(value) : value
 }
 
 function toUnion(value: unknown, schema: Schema): unknown {

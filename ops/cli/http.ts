@@ -1,0 +1,59 @@
+/**
+ * The CLI's HTTP client for the service API: base URL and bearer token from flags or SVC_URL / SVC_TOKEN, JSON in
+ * and out, and a few retries when the service says it is busy (429/503) or cannot be reached.
+ */
+
+export const DEFAULT_URL = 'http://127.0.0.1:8080'
+
+export interface ApiTarget {
+  url: string
+  token?: string
+}
+
+export interface ApiResponse {
+  status: number
+  body: any
+}
+
+/** The API target from `--url` / `--token`, else SVC_URL / SVC_TOKEN, else the local default. */
+export function apiTarget(values: { url?: string; token?: string }, env: NodeJS.ProcessEnv = process.env): ApiTarget {
+  const url = (values.url ?? env.SVC_URL ?? DEFAULT_URL).replace(/\/+$/, '')
+  const token = values.token ?? (env.SVC_TOKEN || undefined)
+  return { url, token }
+}
+
+const RETRIES = 4
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/** POSTs `body` as JSON (or sends `method` without one); retries 429/503 and connection failures with backoff. */
+export async function callApi(target: ApiTarget, method: string, path: string, body?: unknown): Promise<ApiResponse> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-svc-protocol-version': '2.0.0' }
+  if (target.token) headers.authorization = `Bearer ${target.token}`
+  for (let attempt = 0; ; attempt++) {
+    let res: Response
+    try {
+      res = await fetch(`${target.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    } catch (err) {
+      if (attempt >= RETRIES) throw new Error(`cannot reach ${target.url}: ${(err as Error & { cause?: Error }).cause?.message ?? (err as Error).message}`)
+      await sleep(250 * 2 ** attempt)
+      continue
+    }
+    if ((res.status === 429 || res.status === 503) && attempt < RETRIES) {
+      const wait = Number(res.headers.get('retry-after')) * 1000 || 250 * 2 ** attempt
+      await res.arrayBuffer()
+      await sleep(wait)
+      continue
+    }
+    const text = await res.text()
+    let parsed: unknown = text
+    try { parsed = text ? JSON.parse(text) : undefined } catch { /* not JSON: keep the text */ }
+    return { status: res.status, body: parsed }
+  }
+}
+
+/** A one-line description of an error answer (`401 UNAUTHORIZED: ...`). */
+export function describeError(res: ApiResponse): string {
+  const b = res.body as { code?: string; message?: string } | string | undefined
+  if (b && typeof b === 'object' && b.code) return `${res.status} ${b.code}: ${b.message ?? ''}`
+  return `HTTP ${res.status}${typeof b === 'string' && b ? `: ${b.slice(0, 200)}` : ''}`
+}

@@ -1,0 +1,101 @@
+/**
+ * `restore [--urn U] [--urnLike P] [--aspect A] [--batch-size N] [--rebuild] [--resume]`: restores indices for every
+ * matching row, batch after batch, directly against Redis. The cursor (`start` of the next batch) is saved after
+ * each batch so an interrupted run continues with `--resume`; `--rebuild` first deletes every index key and ends by
+ * sweeping orphaned entries.
+ */
+import type { Redis } from 'ioredis'
+import { indexKeyPatterns, likePrefix, restoreIndices, sweepOrphans } from '../../model/restore.ts'
+import type { Model } from '../../model/runtime.ts'
+import { SEP, type Keys } from '../../model/store/keys.ts'
+import { parse, positiveInt, UsageError } from './args.ts'
+import { formatRate, startProgress } from './progress.ts'
+import { withModel } from './redis.ts'
+
+export const usage = 'restore [--urn U] [--urnLike P] [--aspect A] [--batch-size N] [--rebuild] [--resume]'
+
+interface Filters { urn?: string; urnLike?: string; aspect?: string }
+/** What is saved between batches. */
+interface Cursor extends Filters { start: number; rebuild: boolean }
+
+/** Where the cursor lives; built from the model's key prefix (not a service key, so not in keys.ts). */
+export const cursorKey = (keys: Keys): string => `${keys.prefix}ops:restore:cursor`
+
+const sameFilters = (a: Filters, b: Filters) => a.urn === b.urn && a.urnLike === b.urnLike && a.aspect === b.aspect
+
+/** Deletes every key matching the patterns (SCAN + UNLINK); answers how many. */
+export async function deleteKeys(redis: Redis, patterns: string[]): Promise<number> {
+  let deleted = 0
+  for (const match of patterns) {
+    for await (const keys of redis.scanStream({ match, count: 1000 }) as AsyncIterable<string[]>) {
+      if (keys.length > 0) deleted += await redis.unlink(...keys)
+    }
+  }
+  return deleted
+}
+
+/** How many rows the filters can select at most (exact without `urnLike` wildcards and `aspect`). */
+async function rowEstimate(model: Model, f: Filters): Promise<number> {
+  const prefix = f.urn !== undefined ? `${f.urn}${SEP}` : f.urnLike !== undefined ? likePrefix(f.urnLike) : ''
+  if (!prefix) return model.redis.zcard(model.keys.rows())
+  return model.redis.zlexcount(model.keys.rows(), `[${prefix}`, `[${prefix}\xff`)
+}
+
+/** Runs the command; answers the exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    urn: { type: 'string' }, urnLike: { type: 'string' }, aspect: { type: 'string' }, 'batch-size': { type: 'string' },
+    rebuild: { type: 'boolean', default: false }, resume: { type: 'boolean', default: false },
+  }, { min: 0, max: 0 })
+  const batchSize = positiveInt(values['batch-size'], 'batch-size', 1000)
+  const given: Filters = { urn: values.urn, urnLike: values.urnLike, aspect: values.aspect }
+  const filtered = given.urn !== undefined || given.urnLike !== undefined || given.aspect !== undefined
+  if (values.rebuild && filtered) throw new UsageError('--rebuild deletes every index, so it restores every row: it takes no --urn, --urnLike or --aspect')
+
+  return withModel(async (model) => {
+    const key = cursorKey(model.keys)
+    let filters = given
+    let start = 0
+    let rebuild = values.rebuild!
+    if (values.resume) {
+      const saved = await model.redis.get(key)
+      if (!saved) {
+        process.stderr.write('restore: no saved cursor, starting at row 0\n')
+      } else {
+        const cursor = JSON.parse(saved) as Cursor
+        if (filtered && !sameFilters(given, cursor)) {
+          throw new UsageError(`the saved cursor is for ${JSON.stringify({ urn: cursor.urn, urnLike: cursor.urnLike, aspect: cursor.aspect })}; resume with the same filters or none`)
+        }
+        filters = { urn: cursor.urn, urnLike: cursor.urnLike, aspect: cursor.aspect }
+        start = cursor.start
+        rebuild ||= cursor.rebuild
+        process.stderr.write(`restore: resuming at row ${start}\n`)
+      }
+    } else if (rebuild) {
+      const deleted = await deleteKeys(model.redis, indexKeyPatterns(model))
+      process.stdout.write(`deleted ${deleted} index keys\n`)
+    }
+
+    const progress = startProgress('restore', Math.max(0, (await rowEstimate(model, filters)) - start))
+    let rows = 0
+    let scanned = 0
+    let entities = 0
+    for (;;) {
+      const result = await restoreIndices(model, { ...filters, start, batchSize })
+      rows += result.rowsRestored
+      entities += result.entitiesRestored
+      scanned += result.rowsRestored + result.ignored
+      progress.tick(result.rowsRestored + result.ignored)
+      if (result.nextStart === null) break
+      start = result.nextStart
+      await model.redis.set(key, JSON.stringify({ ...filters, start, rebuild } satisfies Cursor))
+    }
+    await model.redis.del(key)
+    progress.setTotal(scanned)
+    progress.done()
+    if (rebuild) process.stdout.write(`swept ${await sweepOrphans(model)} orphaned entities\n`)
+    const seconds = progress.elapsedMs / 1000
+    process.stdout.write(`rows restored: ${rows} (${entities} entity restatements) in ${seconds.toFixed(1)}s, ${formatRate(seconds > 0 ? rows / seconds : rows)} rows/s\n`)
+    return 0
+  })
+}
