@@ -28,6 +28,7 @@ export class Registry {
   private readonly aspectByName = new Map<string, AspectSpec>()
   private readonly aspectByRecord = new Map<string, AspectSpec>()
   private readonly fieldsByEntity = new Map<string, Map<string, SearchField>>()
+  private readonly relationshipsOf = new Map<string, { outgoing: string[]; incoming: string[] }>()
   /** Every relationship name any aspect declares, sorted. */
   readonly relationshipNames: readonly string[]
 
@@ -47,6 +48,24 @@ export class Registry {
     }
     this.entities = entities
     this.relationshipNames = [...relationships].sort()
+    for (const entity of entities) this.relationshipsOf.set(entity.name, this.collectRelationships(entity, entities))
+  }
+
+  /**
+   * Relationship names an entity's edges can carry: outgoing (declared by its own aspects) and incoming (declared
+   * anywhere with this entity type among their targets, or with no target types).
+   */
+  relationshipTypes(entity: EntitySpec): { outgoing: readonly string[]; incoming: readonly string[] } {
+    return this.relationshipsOf.get(entity.name)!
+  }
+
+  private collectRelationships(entity: EntitySpec, entities: readonly EntitySpec[]): { outgoing: string[]; incoming: string[] } {
+    const declared = (e: EntitySpec) => [e.keyAspect, ...e.aspects].flatMap((a) => listAnnotations(this.aspectByName.get(a)!.schema).relationships)
+    const outgoing = new Set(declared(entity).map((r) => r.name))
+    const incoming = new Set(entities.flatMap(declared)
+      .filter((r) => !r.entityTypes || r.entityTypes.some((t) => t.toLowerCase() === entity.name.toLowerCase()))
+      .map((r) => r.name))
+    return { outgoing: [...outgoing].sort(), incoming: [...incoming].sort() }
   }
 
   /** The entity type of that name (case-insensitive), or undefined. */

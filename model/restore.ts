@@ -6,6 +6,7 @@
  * change log as a RESTATE.
  */
 import type { Envelope } from './derive/envelope.ts'
+import { canonicalJson } from './derive/canonical.ts'
 import { edgesOf, type Edge } from './derive/edges.ts'
 import { searchDocument, type SearchDocument } from './derive/searchDocument.ts'
 import type { Model } from './runtime.ts'
@@ -60,13 +61,17 @@ export function likePrefix(pattern: string): string {
 }
 
 const SCAN_CHUNK = 2000
+/** Entities read and restated per round trip. */
+const RESTORE_CHUNK = 200
 
 /** Selects the batch of rows: `[urn, aspect]` pairs after skipping `start` matching rows. */
 async function selectRows(model: Model, args: RestoreArgs): Promise<{ rows: [string, string][]; scanned: number; more: boolean }> {
   const prefix = args.urn !== undefined ? `${args.urn}${SEP}` : args.urnLike !== undefined ? likePrefix(args.urnLike) : ''
   const min = prefix ? `[${prefix}` : '-'
   const max = prefix ? `[${prefix}\xff` : '+'
-  const like = args.urnLike !== undefined ? likeToRegExp(args.urnLike) : undefined
+  // A pattern that is a literal prefix and a final % is a plain range of rows: no per-row test, direct offsets.
+  const prefixOnly = args.urnLike !== undefined && args.urnLike === `${likePrefix(args.urnLike).replace(/[%_\\]/g, '\\$&')}%`
+  const like = args.urnLike !== undefined && !prefixOnly ? likeToRegExp(args.urnLike) : undefined
   const matches = (urn: string, aspect: string): boolean =>
     (args.urn === undefined || urn === args.urn) && (args.aspect === undefined || aspect === args.aspect) && (!like || like.test(urn))
   const exactRange = !like && args.aspect === undefined
@@ -101,38 +106,52 @@ interface Indexed {
   staleIncoming: Edge[]
 }
 
-async function readIndexed(model: Model, parsed: ParsedUrn): Promise<Indexed> {
+/** What the index holds for each of `parsed`, read in two round trips whatever their number. */
+async function readIndexed(model: Model, parsed: readonly ParsedUrn[]): Promise<Indexed[]> {
   const { redis, keys, registry } = model
-  const { urn, entity } = parsed
-  const rels = registry.relationshipNames
   const pipeline = redis.pipeline()
-  pipeline.hgetall(keys.latest(urn))
-  pipeline.hget(keys.meta(urn), 'rev')
-  pipeline.hget(keys.doc(entity.name, urn), 'd')
-  for (const rel of rels) pipeline.zrange(keys.edgesOut(urn, rel), 0, -1)
-  for (const rel of rels) pipeline.zrange(keys.edgesIn(urn, rel), 0, -1)
+  const bases: number[] = []
+  let at = 0
+  for (const { urn, entity } of parsed) {
+    const { outgoing, incoming } = registry.relationshipTypes(entity)
+    bases.push(at)
+    at += 3 + outgoing.length + incoming.length
+    pipeline.hgetall(keys.latest(urn))
+    pipeline.hget(keys.meta(urn), 'rev')
+    pipeline.hget(keys.doc(entity.name, urn), 'd')
+    for (const rel of outgoing) pipeline.zrange(keys.edgesOut(urn, rel), 0, -1)
+    for (const rel of incoming) pipeline.zrange(keys.edgesIn(urn, rel), 0, -1)
+  }
   const replies = ((await pipeline.exec()) ?? []).map(([err, v]) => { if (err) throw err; return v })
-  const latest = new Map(Object.entries(replies[0] as Record<string, string>).map(([a, json]) => [a, JSON.parse(json) as Envelope]))
-  const docFields = replies[2] as string | null
-  const outEdges = rels.flatMap((type, i) => (replies[3 + i] as string[]).map((target) => ({ type, target })))
-  const incoming = rels.flatMap((type, i) => (replies[3 + rels.length + i] as string[]).map((source) => ({ type, source })))
-  let staleIncoming: Edge[] = []
-  if (incoming.length > 0) {
-    const check = redis.pipeline()
-    for (const e of incoming) check.zscore(keys.edgesOut(e.source, e.type), urn)
-    const scores = ((await check.exec()) ?? []).map(([, v]) => v)
-    staleIncoming = incoming.filter((_, i) => scores[i] === null).map((e) => ({ type: e.type, target: e.source }))
-  }
-  return {
-    rev: Number(replies[1] ?? 0),
-    latest,
-    doc: docFields ? { urn, entityType: entity.name, fields: JSON.parse(docFields) as Record<string, string[]> } : null,
-    outEdges,
-    staleIncoming,
-  }
+  const incoming = parsed.map(({ entity }, n) => {
+    const types = registry.relationshipTypes(entity)
+    const first = bases[n]! + 3 + types.outgoing.length
+    return types.incoming.flatMap((type, i) => (replies[first + i] as string[]).map((source) => ({ type, source })))
+  })
+  // An incoming edge is stale when its source no longer points here.
+  const check = redis.pipeline()
+  parsed.forEach(({ urn }, n) => { for (const e of incoming[n]!) check.zscore(keys.edgesOut(e.source, e.type), urn) })
+  const scores = check.length > 0 ? ((await check.exec()) ?? []).map(([, v]) => v) : []
+  let k = 0
+  return parsed.map(({ urn, entity }, n) => {
+    const base = bases[n]!
+    const { outgoing } = registry.relationshipTypes(entity)
+    const docFields = replies[base + 2] as string | null
+    const staleIncoming = incoming[n]!.filter(() => scores[k++] === null).map((e) => ({ type: e.type, target: e.source }))
+    return {
+      rev: Number(replies[base + 1] ?? 0),
+      latest: new Map(Object.entries(replies[base] as Record<string, string>).map(([a, json]) => [a, JSON.parse(json) as Envelope])),
+      doc: docFields ? { urn, entityType: entity.name, fields: JSON.parse(docFields) as Record<string, string[]> } : null,
+      outEdges: outgoing.flatMap((type, i) => (replies[base + 3 + i] as string[]).map((target) => ({ type, target }))),
+      staleIncoming,
+    }
+  })
 }
 
-/** The ops restating one entity: remove what is indexed, add what its rows derive. */
+/**
+ * The ops restating one entity: what its rows derive is added (every add is idempotent, so lost entries come
+ * back); when the stored document differs from the derived one, what it listed is removed first.
+ */
 function restateOps(model: Model, parsed: ParsedUrn, indexed: Indexed, restoredAspects: string[], missingRows: string[]): Op[] {
   const { registry, keys, engine } = model
   const { urn, entity } = parsed
@@ -140,14 +159,17 @@ function restateOps(model: Model, parsed: ParsedUrn, indexed: Indexed, restoredA
   const doc = searchDocument(registry, entity, urn, values)
   const derived = edgesOf(registry, entity, urn, values)
   const derivedIds = new Set(derived.map((e) => `${e.type}${SEP}${e.target}`))
-  const ops: Op[] = [
+  const unchanged = indexed.doc !== null && doc !== null && canonicalJson(indexed.doc.fields) === canonicalJson(doc.fields)
+  const ops: Op[] = unchanged ? [] : [
     ...engine.documentOps(entity, urn, indexed.doc, null),
     ...engine.purgeOps(entity, urn),
-    ...engine.documentOps(entity, urn, null, doc),
     ...browseOps(keys, entity.name, urn, indexed.doc, null),
+  ]
+  ops.push(
+    ...engine.documentOps(entity, urn, null, doc),
     ...browseOps(keys, entity.name, urn, null, doc),
     ...edgeOps(keys, urn, derived, indexed.outEdges.filter((e) => !derivedIds.has(`${e.type}${SEP}${e.target}`))),
-  ]
+  )
   for (const e of indexed.staleIncoming) ops.push(['ZREM', keys.edgesIn(urn, e.type), e.target])
   for (const aspect of missingRows) ops.push(['ZREM', keys.rows(), `${urn}${SEP}${aspect}`])
   for (const aspect of restoredAspects) {
@@ -170,7 +192,7 @@ export async function restoreEntity(model: Model, urn: string, aspects: readonly
     return { restored: 0, ignored: aspects?.length ?? 0 }
   }
   for (let attempt = 0; attempt < 20; attempt++) {
-    const indexed = await readIndexed(model, parsed)
+    const [indexed] = await readIndexed(model, [parsed]) as [Indexed]
     const wanted = aspects ?? [...indexed.latest.keys()]
     const restored = wanted.filter((a) => indexed.latest.has(a))
     const missing = wanted.filter((a) => !indexed.latest.has(a))
@@ -187,11 +209,37 @@ export async function restoreIndices(model: Model, args: RestoreArgs): Promise<R
   for (const [urn, aspect] of rows) byUrn.set(urn, [...(byUrn.get(urn) ?? []), aspect])
   let rowsRestored = 0
   let ignored = 0
-  const CONCURRENCY = 32
-  const entries = [...byUrn]
-  for (let i = 0; i < entries.length; i += CONCURRENCY) {
-    const results = await Promise.all(entries.slice(i, i + CONCURRENCY).map(([urn, aspects]) => restoreEntity(model, urn, aspects)))
-    for (const r of results) { rowsRestored += r.restored; ignored += r.ignored }
+  const parsed: { parsed: ParsedUrn; aspects: string[] }[] = []
+  for (const [urn, aspects] of byUrn) {
+    try {
+      parsed.push({ parsed: parseUrn(model.registry, urn), aspects })
+    } catch {
+      const r = await restoreEntity(model, urn, aspects)
+      ignored += r.ignored
+    }
+  }
+  // Read every entity of the batch at once, apply every restatement in one pipeline; an entity written meanwhile
+  // (a compare-and-set conflict) is restated again on its own.
+  for (let i = 0; i < parsed.length; i += RESTORE_CHUNK) {
+    const chunk = parsed.slice(i, i + RESTORE_CHUNK)
+    const indexed = await readIndexed(model, chunk.map((c) => c.parsed))
+    const plans = chunk.map((c, n) => {
+      const ix = indexed[n]!
+      const restored = c.aspects.filter((a) => ix.latest.has(a))
+      const missing = c.aspects.filter((a) => !ix.latest.has(a))
+      return { urn: c.parsed.urn, rev: ix.rev, ops: restateOps(model, c.parsed, ix, restored, missing), restored: restored.length, missing: missing.length }
+    })
+    const outcomes = await model.store.applyMany(plans)
+    for (const [n, outcome] of outcomes.entries()) {
+      if (outcome === 'conflict') {
+        const r = await restoreEntity(model, plans[n]!.urn, chunk[n]!.aspects)
+        rowsRestored += r.restored
+        ignored += r.ignored
+      } else {
+        rowsRestored += plans[n]!.restored
+        ignored += plans[n]!.missing
+      }
+    }
   }
   return {
     rowsScanned: scanned,

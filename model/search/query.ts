@@ -9,6 +9,9 @@ import { fail } from '../errors.ts'
 import type { Registry } from '../registry.ts'
 import { CONDITIONS, type Condition, type Criterion, type FilterGroups, type TextQuery } from './types.ts'
 
+/** Shortest last word matched as a prefix (RediSearch's MINPREFIX default). */
+export const MIN_PREFIX = 2
+
 /** Parses search input: `*` or empty -> all; `<field>:<value>` on a searchable field -> exact; else words. */
 export function parseInput(registry: Registry, entity: EntitySpec, input: string): TextQuery {
   const text = input.trim()
@@ -23,7 +26,8 @@ export function parseInput(registry: Registry, entity: EntitySpec, input: string
   const tokens = tokenize(text)
   if (tokens.length === 0) return { kind: 'all' }
   const endsInWord = /[\p{L}\p{N}]$/u.test(text)
-  return { kind: 'words', words: tokens.map((token, i) => ({ token, prefix: endsInWord && i === tokens.length - 1 })) }
+  // A one-character prefix would expand to most of the vocabulary: it matches as a whole word instead.
+  return { kind: 'words', words: tokens.map((token, i) => ({ token, prefix: endsInWord && i === tokens.length - 1 && token.length >= MIN_PREFIX })) }
 }
 
 interface RawCriterion {

@@ -98,6 +98,20 @@ export class EntityStore {
     return found
   }
 
+  /** Applies several entities' ops in one pipeline (no job id); one outcome per entity, in order. */
+  async applyMany(changes: readonly { urn: string; rev: number; ops: readonly Op[] }[]): Promise<ApplyOutcome[]> {
+    if (changes.length === 0) return []
+    await applyScript.load(this.redis)
+    const pipeline = this.redis.pipeline()
+    for (const c of changes) pipeline.evalsha(applyScript.sha, 1, this.keys.meta(c.urn), String(c.rev), '', ...encodeOps(c.ops))
+    const replies = (await pipeline.exec()) ?? []
+    return replies.map(([err, reply]) => {
+      if (err) throw err
+      const code = (reply as [number, string])[0]
+      return code === 1 ? 'applied' : code === 0 ? 'duplicate' : 'conflict'
+    })
+  }
+
   /** Applies `ops` if the entity's rev is still `rev`; `jobId` makes a retried job a no-op. */
   async apply(urn: string, rev: number, jobId: string, ops: readonly Op[]): Promise<ApplyOutcome> {
     const reply = (await applyScript.run(this.redis, [this.keys.meta(urn)], [String(rev), jobId, ...encodeOps(ops)])) as [number, string]

@@ -19,6 +19,11 @@ export class LuaScript {
     this.sha = createHash('sha1').update(this.source).digest('hex')
   }
 
+  /** Loads the script into Redis's script cache (before pipelining EVALSHA, which cannot fall back itself). */
+  async load(redis: Redis): Promise<void> {
+    await redis.script('LOAD', this.source)
+  }
+
   /** Runs the script with `keys` and `args`. */
   async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     try {

@@ -2,6 +2,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fixture } from '../helpers/fixtures.ts'
+import { deleteKeys as deleteStoredKeys } from '../helpers/store.ts'
 import { startService, tokenFor, type TestService } from '../helpers/service.ts'
 
 type Views = { all: unknown; sample: unknown; prod: unknown; hiveFolder: unknown; jdoe: string[] }
@@ -24,14 +25,7 @@ const views = async (svc: TestService): Promise<Views> => ({
   all: await search(svc, '*'), sample: await search(svc, 'sample'), prod: await browse(svc, '/prod'),
   hiveFolder: await browse(svc, '/prod/hive'), jdoe: (await owned(svc, 'urn:svc:corpuser:jdoe')).sort(),
 })
-const deleteKeys = async (svc: TestService, pattern: string) => {
-  const redis = svc.gateway.model.redis
-  let n = 0
-  for await (const keys of redis.scanStream({ match: `${svc.config.keyPrefix}${pattern}`, count: 1000 }) as AsyncIterable<string[]>) {
-    if (keys.length) n += await redis.del(...keys)
-  }
-  return n
-}
+const deleteKeys = (svc: TestService, pattern: string) => deleteStoredKeys(svc.gateway.model.redis, svc.config.keyPrefix, pattern)
 
 t('restoreIndices needs an admin token: 401 without, 403 with a read token', async ({ svc }) => {
   const none = await svc.call('POST', '/operations?action=restoreIndices', { urn: hive })

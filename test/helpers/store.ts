@@ -22,3 +22,12 @@ export async function snapshotStore(redis: Redis, prefix: string): Promise<Map<s
   }
   return dump
 }
+
+/** Deletes the keys under `prefix` matching `pattern` (corrupting an index on purpose); returns how many. */
+export async function deleteKeys(redis: Redis, prefix: string, pattern: string): Promise<number> {
+  let n = 0
+  for await (const keys of redis.scanStream({ match: `${prefix}${pattern}`, count: 1000 }) as AsyncIterable<string[]>) {
+    if (keys.length) n += await redis.del(...keys)
+  }
+  return n
+}

@@ -84,4 +84,25 @@ test('a registry can be extended without code', () => {
   }
 })
 
+test('a registry file adds entity types and aspects (REGISTRY_FILE)', async () => {
+  const { mkdtempSync, writeFileSync } = await import('node:fs')
+  const { join } = await import('node:path')
+  const { tmpdir } = await import('node:os')
+  const { loadRegistry } = await import('../../model/registryFile.ts')
+  const file = join(mkdtempSync(join(tmpdir(), 'registry-')), 'registry.json')
+  writeFileSync(file, JSON.stringify({
+    aspects: [
+      { name: 'notebookKey', recordName: 'com.acme.NotebookKey', schema: { type: 'object', properties: { id: { type: 'string', minLength: 1, searchable: { field: 'id', type: 'TEXT', autocomplete: true } } }, required: ['id'] } },
+      { name: 'notebookInfo', recordName: 'com.acme.NotebookInfo', schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } },
+    ],
+    entities: [{ name: 'notebook', keyAspect: 'notebookKey', keyFields: ['id'], aspects: ['notebookInfo', 'ownership', 'status'] }],
+  }))
+  const registry = loadRegistry(file)
+  const notebook = registry.entity('Notebook')
+  assert.is(notebook.snapshot, 'com.svc.metadata.snapshot.NotebookSnapshot')
+  assert.ok(registry.hasAspect(notebook, 'ownership'))
+  writeFileSync(file, JSON.stringify({ entities: [{ name: 'bad' }] }))
+  assert.throws(() => loadRegistry(file), /registry file/)
+})
+
 test.run()

@@ -14,6 +14,7 @@ import { batchesOf } from '../../ops/cli/batches.ts'
 import { renderProgress } from '../../ops/cli/progress.ts'
 import { summarize } from '../../ops/cli/summary.ts'
 import { fixture, isInSpec } from '../helpers/fixtures.ts'
+import { deleteKeys as deleteStoredKeys } from '../helpers/store.ts'
 import { startService, type TestService } from '../helpers/service.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -72,14 +73,7 @@ const show = (r: Result) => `exit ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.
 const hive = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)'
 const search = async (svc: TestService, input: string) =>
   (await svc.call('POST', '/entities?action=search', { input, entity: 'dataset', start: 0, count: 100 })).body.value as { numEntities: number; entities: string[] }
-const deleteKeys = async (svc: TestService, pattern: string) => {
-  const redis = svc.gateway.model.redis
-  let n = 0
-  for await (const keys of redis.scanStream({ match: `${svc.config.keyPrefix}${pattern}`, count: 1000 }) as AsyncIterable<string[]>) {
-    if (keys.length) n += await redis.del(...keys)
-  }
-  return n
-}
+const deleteKeys = (svc: TestService, pattern: string) => deleteStoredKeys(svc.gateway.model.redis, svc.config.keyPrefix, pattern)
 
 t('bad command lines exit 2 with a usage line', async ({ svc }) => {
   for (const args of [[], ['nope'], ['ingest'], ['ingest', '--batch', 'x', 'f.json'], ['restore', '--bogus'], ['token', 'create', '--subject', 's', '--scope', 'root'],

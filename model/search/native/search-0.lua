@@ -19,9 +19,11 @@ local live = P .. 'live:'
 local pos = 5
 -- @include filter.lua
 
--- Sources of the final intersection with their weights (words count toward relevance, negatively so that
--- ascending order is best first and ties fall back to urn order).
-local sources, weights = { live }, { 0 }
+-- Sources of the final intersection with their weights. Token postings hold minus the relevance, so ascending
+-- order is best first with ties in urn order; filter sets weigh 0. Postings and filter sets only ever list live
+-- entities, so the live set is needed only when nothing else narrows the result.
+local sources, weights = {}, {}
+local words = 0
 local nothing = false
 
 local nWords = tonumber(ARGV[pos]); pos = pos + 1
@@ -33,13 +35,14 @@ for _ = 1, nWords do
     local expansions = redis.call('ZRANGEBYLEX', P .. 'toks:', '[' .. token, '[' .. token .. '\255', 'LIMIT', 0, 200)
     local keys = {}
     for i, t in ipairs(expansions) do keys[i] = P .. 'tok:' .. t end
-    key = union(keys, 'MAX')
+    key = union(keys, 'MIN')
   else
     key = P .. 'tok:' .. token
   end
   if not key then nothing = true else
     sources[#sources + 1] = key
-    weights[#weights + 1] = -1
+    weights[#weights + 1] = 1
+    words = words + 1
   end
 end
 
@@ -66,8 +69,11 @@ local maxFacetValues = tonumber(ARGV[pos])
 local result
 if nothing then
   result = false
-elseif #sources == 1 then
+elseif #sources == 0 then
   result = live
+elseif #sources == 1 and words == 1 then
+  -- One word and nothing else: page through its posting as it is.
+  result = sources[1]
 else
   result = tmp()
   local args = { 'ZINTERSTORE', result, #sources }
@@ -78,11 +84,11 @@ else
   redis.call('PEXPIRE', result, 60000)
 end
 
-local total, urns, facets = 0, {}, {}
-if result then
-  total = redis.call('ZCARD', result)
-  local start, count = tonumber(ARGV[3]), tonumber(ARGV[4])
-  if count > 0 then urns = redis.call('ZRANGE', result, start, start + count - 1) end
+-- Facet counts: one intersection per facet value. They are the expensive part for big results, so the counts of
+-- a single word's posting are cached (fc:<token>); writes drop the cache of every token whose posting or whose
+-- documents' facet values they change (documentOps.ts).
+local function countFacets()
+  local out = {}
   for _, field in ipairs(facetFields) do
     local buckets = {}
     local values = redis.call('ZRANGE', P .. 'vals:' .. field, 0, maxFacetValues - 1)
@@ -95,8 +101,27 @@ if result then
         buckets[#buckets + 1] = n
       end
     end
-    facets[#facets + 1] = field
-    facets[#facets + 1] = buckets
+    out[#out + 1] = field
+    out[#out + 1] = buckets
+  end
+  return out
+end
+
+local total, urns, facets = 0, {}, {}
+if result then
+  total = redis.call('ZCARD', result)
+  local start, count = tonumber(ARGV[3]), tonumber(ARGV[4])
+  if count > 0 then urns = redis.call('ZRANGE', result, start, start + count - 1) end
+  local tokPrefix = P .. 'tok:'
+  if #facetFields > 0 and string.sub(result, 1, #tokPrefix) == tokPrefix then
+    local cacheKey = P .. 'fc:' .. string.sub(result, #tokPrefix + 1)
+    local cached = redis.call('GET', cacheKey)
+    if cached then facets = cjson.decode(cached) else
+      facets = countFacets()
+      redis.call('SET', cacheKey, cjson.encode(facets), 'EX', 3600)
+    end
+  else
+    facets = countFacets()
   end
 end
 

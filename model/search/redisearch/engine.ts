@@ -60,8 +60,6 @@ export class RediSearchEngine implements SearchEngine {
 
   async ensureIndexes(): Promise<void> {
     if (!this.client.isOpen) await this.client.connect()
-    // Prefix queries of one letter, like the native engine.
-    await this.client.ft.configSet('MINPREFIX', '1')
     const om = await new OmClient().use(this.client as never)
     for (const entity of this.registry.entities) {
       const schema = this.schemaOf(entity)
