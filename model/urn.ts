@@ -52,8 +52,26 @@ export function urnTypeSegment(urn: string): string | undefined {
   return end < 0 ? undefined : urn.slice(URN_PREFIX.length, end)
 }
 
+/** Recently parsed urns per registry: reads and writes parse the same urns over and over. */
+const cache = new WeakMap<Registry, Map<string, ParsedUrn>>()
+const CACHE_SIZE = 10_000
+
 /** Parses and validates a urn; throws 400 INVALID_URN or UNKNOWN_ENTITY_TYPE naming `where` (a parameter or JSON path). */
 export function parseUrn(registry: Registry, urn: unknown, where = 'urn'): ParsedUrn {
+  let parsed = typeof urn === 'string' ? cache.get(registry)?.get(urn) : undefined
+  if (parsed) return parsed
+  // Shared between callers: frozen so that none can change another's copy.
+  parsed = parseUncached(registry, urn, where)
+  Object.freeze(parsed.key)
+  Object.freeze(parsed)
+  let known = cache.get(registry)
+  if (!known) cache.set(registry, (known = new Map()))
+  if (known.size >= CACHE_SIZE) known.clear()
+  known.set(parsed.urn, parsed)
+  return parsed
+}
+
+function parseUncached(registry: Registry, urn: unknown, where: string): ParsedUrn {
   const invalid = (why: string): CatalogError =>
     fail('INVALID_URN', `invalid urn ${JSON.stringify(typeof urn === 'string' ? urn.slice(0, 200) : urn)}: ${why}`, [{ path: where, message: why }])
   if (typeof urn !== 'string') throw invalid('must be a string')
