@@ -125,12 +125,15 @@ async function batchLoad(offset: number, count: number, rev: number): Promise<nu
 }
 const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1])
 const beforeMemory = await usedMemory()
-const batchRates = [await batchLoad(0, DATASETS, 0)]
+const batchRates = [await batchLoad(0, DATASETS, 0)] // the first load, once: it is what fills the catalogue
 const afterMemory = await usedMemory()
 log(`loaded ${DATASETS} datasets`)
-for (let r = 1; r < ROUNDS; r++) batchRates.push(await batchLoad(0, Math.min(20_000, DATASETS), 100 + r))
-const batchRate = median(batchRates)
-record({ figure: 'batch ingestProposalBatch, 1,000 per request', value: batchRate, unit: 'aspects/s', baseline: 'pipelined HSET', ratio: batchRate / hsetPerSecond })
+const rewriteRates: number[] = []
+for (let r = 1; r < ROUNDS; r++) rewriteRates.push(await batchLoad(0, Math.min(20_000, DATASETS), 100 + r))
+// A first write stores 4 aspects (key, browse paths, platform instance, the proposed one); a rewrite stores 1.
+record({ figure: `batch ingestProposalBatch, first writes of ${DATASETS} datasets, 1,000 per request`, value: batchRates[0]!, unit: 'proposals/s' })
+record({ figure: 'batch ingestProposalBatch, first writes: aspects stored', value: batchRates[0]! * 4, unit: 'aspects/s', baseline: 'pipelined HSET', ratio: (batchRates[0]! * 4) / hsetPerSecond })
+if (rewriteRates.length > 0) record({ figure: 'batch ingestProposalBatch, new versions of existing datasets', value: median(rewriteRates), unit: 'aspects/s', baseline: 'pipelined HSET', ratio: median(rewriteRates) / hsetPerSecond })
 record({ figure: `Redis memory per dataset (${DATASETS} loaded: 4 aspects, index entries, change log; engine ${ENGINE})`, value: (afterMemory - beforeMemory) / DATASETS, unit: 'bytes' })
 
 // Reads.
