@@ -214,7 +214,12 @@ const table = [
 ].join('\n')
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
-writeFileSync(join(resultsDir, 'latest.json'), JSON.stringify({ machine, rows }, null, 2))
-writeFileSync(join(resultsDir, 'latest.md'), `Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; appendfsync ${FSYNC}, engine ${ENGINE}, ${WORKERS} worker process(es), medians of ${ROUNDS} rounds, ${machine.date}\n\n${table}\n`)
-process.stdout.write(`\n${table}\n\nwritten to ${resultsDir}/latest.json and latest.md\n`)
+const report = `Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; appendfsync ${FSYNC}, engine ${ENGINE}, ${WORKERS} worker process(es), medians of ${ROUNDS} rounds, ${machine.date}\n\n${table}\n`
+// latest.* is the default configuration's run (the README quotes it); every run also keeps one per engine.
+const names = ENGINE === 'native' ? ['latest', `latest-${ENGINE}`] : [`latest-${ENGINE}`]
+for (const name of names) {
+  writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, rows }, null, 2))
+  writeFileSync(join(resultsDir, `${name}.md`), report)
+}
+process.stdout.write(`\n${table}\n\nwritten to ${names.map((n) => `${resultsDir}/${n}.md`).join(', ')} (and .json)\n`)
 process.exit(0)

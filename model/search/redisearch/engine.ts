@@ -49,6 +49,8 @@ export class RediSearchEngine implements SearchEngine {
       if (field.name !== 'urn') definition[field.name] = { type: 'string', field: field.name, separator: TAG_SEPARATOR }
       if (field.queryByDefault) definition[textField(field.name)] = { type: 'text', field: textField(field.name), stemming: false, weight: field.boost }
       if (field.type === 'COUNT') definition[numericField(field.name)] = { type: 'number', field: numericField(field.name) }
+      // Sortable (its values live in the index) and un-normalized (original case): facets group on it directly.
+      if (field.facet) definition[facetField(field.name)] = { type: 'string', field: facetField(field.name), sortable: true, normalized: false, separator: TAG_SEPARATOR }
     }
     return new Schema(this.keys.docPrefix(entity.name).slice(0, -1), definition, {
       dataStructure: 'HASH',
@@ -124,29 +126,29 @@ export class RediSearchEngine implements SearchEngine {
     return { total, urns, facets: total === 0 ? [] : await this.facets(q.entity, index, query) }
   }
 
+  /**
+   * Facet counts: one GROUPBY per facet field over its sortable tag. A document with several values forms a group
+   * of their joined string, so each group's count is added to every value in it: exact per-value counts.
+   */
   private async facets(entity: EntitySpec, index: string, query: string): Promise<Facet[]> {
     const fields = [...this.registry.searchFields(entity).values()].filter((f) => f.facet)
     return Promise.all(fields.map(async (field) => {
       const options: AggregateOptions = {
-        LOAD: { identifier: `@${facetField(field.name)}` },
-        STEPS: [
-          // Documents without a value would fail split() for the whole aggregate.
-          { type: AggregateSteps.FILTER, expression: `exists(@${facetField(field.name)})` },
-          { type: AggregateSteps.APPLY, expression: `split(@${facetField(field.name)}, "${TAG_SEPARATOR}")`, AS: 'v' },
-          { type: AggregateSteps.GROUPBY, properties: '@v', REDUCE: { type: AggregateGroupByReducers.COUNT, AS: 'c' } },
-          { type: AggregateSteps.SORTBY, BY: { BY: '@c', DIRECTION: 'DESC' }, MAX: MAX_FACET_VALUES },
-        ],
+        STEPS: [{ type: AggregateSteps.GROUPBY, properties: `@${facetField(field.name)}`, REDUCE: { type: AggregateGroupByReducers.COUNT, AS: 'c' } }],
         DIALECT: 2,
       }
       const reply = await this.client.ft.aggregate(index, query, options)
       const aggregations: Record<string, number> = {}
       for (const row of reply.results) {
-        const value = row.v as string | null | undefined
-        if (!value) continue
-        const key = field.facetKey === 'id' ? urnId(value) : value
-        aggregations[key] = (aggregations[key] ?? 0) + Number(row.c)
+        const joined = row[facetField(field.name)] as string | null | undefined
+        if (!joined) continue
+        for (const value of new Set(joined.split(TAG_SEPARATOR))) {
+          const key = field.facetKey === 'id' ? urnId(value) : value
+          aggregations[key] = (aggregations[key] ?? 0) + Number(row.c)
+        }
       }
-      return { name: field.name, aggregations }
+      const top = Object.entries(aggregations).sort((a, b) => b[1] - a[1]).slice(0, MAX_FACET_VALUES)
+      return { name: field.name, aggregations: Object.fromEntries(top) }
     }))
   }
 

@@ -3,7 +3,7 @@
  *   F      TAG (separator |): every value, plus the id part of urn values (`tags:Engineering` matches)
  *   F__t   TEXT: our tokens of the value (we tokenize, so camelCase splits the same as the native engine)
  *   F__n   NUMERIC: COUNT fields
- *   F__f   not indexed: original values of facet fields, joined by | (FT.AGGREGATE loads and splits them)
+ *   F__f   TAG, sortable, case kept: original values of facet fields (FT.AGGREGATE groups on it)
  * plus `urn` (TAG, sortable, case kept), `urn__t` (TEXT), `__ac` (TAG: autocomplete values, normalized, from each
  * word start, so `@__ac:{sampleh*}` finds "SampleHdfsDataset") and `d` (the document's fields as JSON).
  */
