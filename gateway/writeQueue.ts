@@ -158,8 +158,10 @@ export class QueueWriter implements Writer {
       list.push(i)
     })
     for (const p of byPartition.keys()) {
-      if (this.sampled[p]! >= this.config.maxQueueDepth) {
-        throw new CatalogError('OVERLOADED', `write queue ${p} holds ${this.sampled[p]} waiting jobs (limit ${this.config.maxQueueDepth}); retry later`, [], 1)
+      // Waiting jobs in the queue plus writes held here for the partition's next job.
+      const waiting = this.sampled[p]! + this.buffered(p)
+      if (waiting >= this.config.maxQueueDepth) {
+        throw new CatalogError('OVERLOADED', `write queue ${p} holds ${waiting} waiting writes (limit ${this.config.maxQueueDepth}); retry later`, [], 1)
       }
     }
     const results: ItemResult[] = new Array(items.length)
@@ -168,6 +170,13 @@ export class QueueWriter implements Writer {
       positions.forEach((i, k) => { results[i] = own[k]! })
     }))
     return results
+  }
+
+  /** Writes held for the partition's next job. */
+  private buffered(partition: number): number {
+    let n = 0
+    for (const batch of this.batches.values()) if (batch.partition === partition) n += batch.items.length
+    return n
   }
 
   /** Adds items to the partition's open batch (flushed on the next turn); resolves with their results. */

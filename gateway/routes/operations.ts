@@ -13,7 +13,7 @@ export const RestoreBody = Type.Object({
   urn: Type.Optional(Type.String({ description: 'restore this urn only' })),
   aspect: Type.Optional(Type.String({ description: 'restrict to this aspect' })),
   urnLike: Type.Optional(Type.String({ description: 'SQL LIKE pattern over urns (% any run, _ one character)' })),
-  start: Type.Optional(Type.Integer({ minimum: 0, description: 'row to begin at (default 0)' })),
+  start: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description: 'row to begin at (default 0)' })),
   batchSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000, description: 'rows to restore (default 10)' })),
 })
 export const RollbackBody = Type.Object({

@@ -4,7 +4,8 @@ import { validateOrThrow } from '../../model/validate.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
 
-const Page = (description: string) => Type.Optional(Type.Integer({ minimum: 0, description }))
+/** Paging numbers: integers from 0 to a billion (larger ones are mistakes, and Redis offsets are 64-bit). */
+const Page = (description: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, description }))
 const Filter = Type.Optional(Type.Unknown({ description: '{or: [{and: [{field, value, condition}]}]}; conditions EQUAL, CONTAIN, START_WITH, END_WITH, GREATER_THAN(_OR_EQUAL_TO), LESS_THAN(_OR_EQUAL_TO)' }))
 
 export const SearchBody = Type.Object({

@@ -1,14 +1,15 @@
 /** Looking at what a test's key prefix holds in Redis (to prove that nothing was written). */
 import type { Redis } from 'ioredis'
 
-/** Every key under `prefix` except the write queues' own (BullMQ bookkeeping). */
+/** Every key under `prefix` except the write queues' own (BullMQ bookkeeping) and the search caches. */
 export async function dataKeys(redis: Redis, prefix: string): Promise<string[]> {
   const found: string[] = []
   let cursor = '0'
+  const notData = (k: string) => k.startsWith(`${prefix}q:`) || k.startsWith(`${prefix}tmp:`) || /^[^{]*:ix:[^:]+:fc:/.test(k)
   do {
     const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000)
     cursor = next
-    found.push(...keys.filter((k) => !k.startsWith(`${prefix}q:`)))
+    found.push(...keys.filter((k) => !notData(k)))
   } while (cursor !== '0')
   return found.sort()
 }

@@ -1,0 +1,46 @@
+/**
+ * Worker crash: under a steady stream of synchronous writes, worker processes are killed with SIGKILL mid-job,
+ * again and again. Afterwards every acknowledged write is stored exactly once, in order; in-flight jobs were
+ * found stalled, retried and applied once.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { drained, FULL, historyProblems, startCluster, storedValues, writeUntil, type Cluster } from '../helpers/faults.ts'
+import { percentile } from '../../ops/bench/stats.ts'
+
+const KILLS = FULL ? 20 : 2
+const ENTITIES = FULL ? 16 : 6
+const t = suite<{ cluster: Cluster }>('faults: worker crash')
+t.before(async (ctx) => { ctx.cluster = await startCluster(2) })
+t.after(async (ctx) => { await ctx.cluster.stop() })
+
+t(`kill -9 a worker ${KILLS} times under load: nothing acknowledged is lost or doubled`, async ({ cluster }) => {
+  let stop = false
+  const writers = Array.from({ length: ENTITIES }, (_, e) => writeUntil(() => cluster.url, `urn:svc:corpuser:crash-${e}`, () => stop))
+  for (let k = 0; k < KILLS; k++) {
+    await new Promise((r) => setTimeout(r, 700))
+    const victim = cluster.workers.shift()!
+    await victim.kill('SIGKILL')
+    await cluster.addWorker()
+  }
+  await new Promise((r) => setTimeout(r, 1500))
+  stop = true
+  const records = await Promise.all(writers)
+  await drained(cluster)
+  let acked = 0
+  let found = 0
+  for (const record of records) {
+    const stored = await storedValues(cluster.url, record.urn)
+    assert.equal(historyProblems(record, stored), [], record.urn)
+    acked += record.acked.size
+    found += stored.filter((v) => record.acked.has(v)).length
+  }
+  const latencies = records.flatMap((r) => r.latencies)
+  const errors = records.reduce((n, r) => n + r.errors, 0)
+  console.log(`worker crash: ${KILLS} kills, ${acked} writes acknowledged, ${found} found, ${errors} client errors, ` +
+    `latency p50 ${percentile(latencies, 50).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(0)} ms (the stalled-job recovery)`)
+  assert.is(found, acked)
+  assert.ok(acked > ENTITIES * 5, `enough writes happened (${acked})`)
+})
+
+t.run()
