@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { drained, FULL, historyProblems, startCluster, storedValues, writeUntil, type Cluster, type WriteRecord } from '../helpers/faults.ts'
+import { finishWriters, FULL, startCluster, writeUntil, type Cluster, type WriteRecord } from '../helpers/faults.ts'
 import { httpCall } from '../helpers/service.ts'
 
 const CRASHES = FULL ? 5 : 1
@@ -34,18 +34,8 @@ t(`kill -9 redis-server ${CRASHES} time(s) under load: every acknowledged write 
     recoveries.push(Date.now() - restarted)
   }
   await new Promise((r) => setTimeout(r, 1500))
-  stop = true
-  const records = await Promise.all(writers)
-  await drained(cluster)
-  let acked = 0
-  let found = 0
-  for (const record of records) {
-    const stored = await storedValues(cluster.url, record.urn)
-    assert.equal(historyProblems(record, stored), [], record.urn)
-    acked += record.acked.size
-    found += stored.filter((v) => record.acked.has(v)).length
-  }
-  const errors = records.reduce((n, r) => n + r.errors, 0)
+  const { acked, found, errors, problems } = await finishWriters(cluster, writers, () => { stop = true })
+  assert.equal(problems, [])
   console.log(`redis crash: ${CRASHES} crash(es), ${acked} writes acknowledged, ${found} found, ${errors} client errors, recovery ${recoveries.map((ms) => `${ms} ms`).join(', ')} after restart`)
   assert.is(found, acked)
   const ready = await httpCall(cluster.url, 'GET', '/ready')

@@ -5,7 +5,7 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { drained, FULL, historyProblems, startCluster, storedValues, writeUntil, type Cluster } from '../helpers/faults.ts'
+import { finishWriters, FULL, startCluster, writeUntil, type Cluster } from '../helpers/faults.ts'
 import { percentile } from '../../ops/bench/stats.ts'
 
 const KILLS = FULL ? 20 : 2
@@ -24,19 +24,9 @@ t(`kill -9 a worker ${KILLS} times under load: nothing acknowledged is lost or d
     await cluster.addWorker()
   }
   await new Promise((r) => setTimeout(r, 1500))
-  stop = true
-  const records = await Promise.all(writers)
-  await drained(cluster)
-  let acked = 0
-  let found = 0
-  for (const record of records) {
-    const stored = await storedValues(cluster.url, record.urn)
-    assert.equal(historyProblems(record, stored), [], record.urn)
-    acked += record.acked.size
-    found += stored.filter((v) => record.acked.has(v)).length
-  }
+  const { records, acked, found, errors, problems } = await finishWriters(cluster, writers, () => { stop = true })
+  assert.equal(problems, [])
   const latencies = records.flatMap((r) => r.latencies)
-  const errors = records.reduce((n, r) => n + r.errors, 0)
   console.log(`worker crash: ${KILLS} kills, ${acked} writes acknowledged, ${found} found, ${errors} client errors, ` +
     `latency p50 ${percentile(latencies, 50).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(0)} ms (the stalled-job recovery)`)
   assert.is(found, acked)

@@ -183,3 +183,23 @@ export async function drained(cluster: Cluster, timeoutMs = 60_000): Promise<voi
     redis.disconnect()
   }
 }
+
+/**
+ * Stops the writers, waits for the queues to drain, and checks every writer's history (historyProblems must be
+ * empty); answers the records and how many acknowledged writes were found and how many client errors were seen.
+ */
+export async function finishWriters(cluster: Cluster, writers: Promise<WriteRecord>[], stop: () => void): Promise<{ records: WriteRecord[]; acked: number; found: number; errors: number; problems: string[] }> {
+  stop()
+  const records = await Promise.all(writers)
+  await drained(cluster)
+  let acked = 0
+  let found = 0
+  const problems: string[] = []
+  for (const record of records) {
+    const stored = await storedValues(cluster.url, record.urn)
+    problems.push(...historyProblems(record, stored).map((p) => `${record.urn}: ${p}`))
+    acked += record.acked.size
+    found += stored.filter((v) => record.acked.has(v)).length
+  }
+  return { records, acked, found, errors: records.reduce((n, r) => n + r.errors, 0), problems }
+}
