@@ -34,7 +34,7 @@ function sendJson(res: ServerResponse, status: number, body: string | Buffer, he
 }
 
 /** Sends a catalogue error (any thrown value is converted first). */
-export function sendError(deps: GatewayDeps, req: Request, res: ServerResponse, thrown: unknown): void {
+function sendError(deps: GatewayDeps, req: Request, res: ServerResponse, thrown: unknown): void {
   const err = toCatalogError(thrown)
   if (isServiceFault(err)) deps.log.error('request failed', { method: req.method, url: req.url, error: thrown instanceof Error ? thrown.stack : String(thrown) })
   const headers: Record<string, string> = err.retryAfter !== undefined ? { 'retry-after': String(err.retryAfter) } : {}

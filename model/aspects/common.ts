@@ -25,11 +25,6 @@ export function Str(annotations: FieldAnnotations = {}): TSchema {
   return Type.String(annotations)
 }
 
-/** Epoch milliseconds. */
-export function Millis(annotations: FieldAnnotations = {}): TSchema {
-  return Type.Integer(annotations)
-}
-
 /** Who did something and when. */
 export const AuditStamp = Type.Object({
   time: Type.Integer(),

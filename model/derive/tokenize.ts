@@ -12,13 +12,6 @@ export function tokenize(text: string): string[] {
   return spaced.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((t) => t.length > 0)
 }
 
-/** Distinct tokens of several texts. */
-export function tokenSet(texts: Iterable<string>): Set<string> {
-  const set = new Set<string>()
-  for (const text of texts) for (const token of tokenize(text)) set.add(token)
-  return set
-}
-
 /**
  * The searchable text of a urn: its parts without the `urn:svc:<type>:` syntax (of it and of nested urns), so
  * every urn does not index "urn", "svc", "data platform" (`urn:svc:dataset:(urn:svc:dataPlatform:hive,db.t,PROD)`

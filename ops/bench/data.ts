@@ -28,21 +28,9 @@ export function datasetProposal(i: number, revision = 0) {
   }
 }
 
-/** An ownership proposal for dataset `i`. */
-export function ownershipProposal(i: number) {
-  return {
-    entityType: 'dataset',
-    entityUrn: datasetUrn(i),
-    changeType: 'UPSERT',
-    aspectName: 'ownership',
-    aspect: { value: JSON.stringify({ owners: [{ owner: `urn:svc:corpuser:user${i % 500}`, type: 'DATAOWNER' }] }), contentType: 'application/json' },
-  }
-}
-
 /** Upstream-format MCPs (Avro-JSON file form) for `count` datasets, as the CLI reads them. */
 export function datasetMcps(count: number, offset = 0) {
   return Array.from({ length: count }, (_, k) => ({ auditHeader: null, ...datasetProposal(offset + k), systemMetadata: null }))
 }
 
-export const SEARCH_WORDS = WORDS
 export const BENCH_PLATFORMS = PLATFORMS
