@@ -15,7 +15,12 @@ const config = loadConfig()
 const log = createLogger(config.logLevel, 'svc')
 let embedded: EmbeddedRedis | undefined
 if (!config.redisUrl) {
-  embedded = await startEmbeddedRedis({ dataDir: config.dataDir, appendFsync: config.appendFsync, module: config.redisearchModule || undefined })
+  try {
+    embedded = await startEmbeddedRedis({ dataDir: config.dataDir, appendFsync: config.appendFsync, module: config.redisearchModule || undefined })
+  } catch (err) {
+    log.error('cannot start the embedded redis-server: install redis-server (Debian: apt-get install redis-server) or set REDIS_URL', { error: (err as Error).message })
+    process.exit(1)
+  }
   config.redisUrl = embedded.url
   log.notice('embedded redis-server started', { url: embedded.url, dataDir: config.dataDir, appendfsync: config.appendFsync })
 }
