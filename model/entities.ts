@@ -29,7 +29,14 @@ export interface EntitySpec {
 
 const SNAPSHOT = 'com.svc.metadata.snapshot.'
 const COMMON = ['ownership', 'status', 'globalTags', 'glossaryTerms', 'institutionalMemory', 'browsePaths',
-  'dataPlatformInstance', 'container', 'subTypes', 'domains']
+  'dataPlatformInstance', 'container', 'subTypes', 'domains', 'browsePathsV2', 'deprecation']
+/** The aspects every ML asset carries besides its own. */
+const ML_COMMON = ['ownership', 'status', 'globalTags', 'glossaryTerms', 'institutionalMemory', 'browsePaths', 'browsePathsV2',
+  'dataPlatformInstance', 'domains', 'deprecation']
+/** The platform of an entity whose key holds a platform urn. */
+const PLATFORM_OF_KEY: DefaultAspect = { aspect: 'dataPlatformInstance', template: { platform: '{platform}' } }
+/** Browse path `/<env>/<platform>/<name>` of an entity keyed by platform, name and origin (ML models, groups, deployments). */
+const ML_BROWSE: DefaultAspect = { aspect: 'browsePaths', template: { paths: ['/{origin}/{platform:id}/{name}'] }, lowercase: true }
 
 export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
   {
@@ -38,7 +45,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyFields: ['platform', 'name', 'origin'],
     snapshot: `${SNAPSHOT}DatasetSnapshot`,
     aspects: ['datasetProperties', 'editableDatasetProperties', 'schemaMetadata', 'editableSchemaMetadata',
-      'upstreamLineage', ...COMMON, 'datasetProfile', 'datasetUsageStatistics', 'operation'],
+      'upstreamLineage', 'viewProperties', 'embed', ...COMMON, 'datasetProfile', 'datasetUsageStatistics', 'operation'],
     defaults: [
       { aspect: 'browsePaths', template: { paths: ['/{origin}/{platform:id}/{name:path}'] }, lowercase: true },
       { aspect: 'dataPlatformInstance', template: { platform: '{platform}' } },
@@ -49,7 +56,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'chartKey',
     keyFields: ['dashboardTool', 'chartId'],
     snapshot: `${SNAPSHOT}ChartSnapshot`,
-    aspects: ['chartInfo', ...COMMON],
+    aspects: ['chartInfo', 'inputFields', 'embed', ...COMMON],
     defaults: [{ aspect: 'browsePaths', template: { paths: ['/{dashboardTool}/{chartId}'] }, lowercase: true }],
   },
   {
@@ -57,7 +64,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'dashboardKey',
     keyFields: ['dashboardTool', 'dashboardId'],
     snapshot: `${SNAPSHOT}DashboardSnapshot`,
-    aspects: ['dashboardInfo', ...COMMON],
+    aspects: ['dashboardInfo', 'inputFields', 'embed', ...COMMON],
     defaults: [{ aspect: 'browsePaths', template: { paths: ['/{dashboardTool}/{dashboardId}'] }, lowercase: true }],
   },
   {
@@ -65,28 +72,28 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'corpUserKey',
     keyFields: ['username'],
     snapshot: `${SNAPSHOT}CorpUserSnapshot`,
-    aspects: ['corpUserInfo', 'corpUserEditableInfo', 'corpUserStatus', 'globalTags', 'status'],
+    aspects: ['corpUserInfo', 'corpUserEditableInfo', 'corpUserStatus', 'groupMembership', 'origin', 'globalTags', 'status'],
   },
   {
     name: 'corpGroup',
     keyAspect: 'corpGroupKey',
     keyFields: ['name'],
     snapshot: `${SNAPSHOT}CorpGroupSnapshot`,
-    aspects: ['corpGroupInfo', 'globalTags', 'ownership', 'status'],
+    aspects: ['corpGroupInfo', 'origin', 'globalTags', 'ownership', 'status'],
   },
   {
     name: 'tag',
     keyAspect: 'tagKey',
     keyFields: ['name'],
     snapshot: `${SNAPSHOT}TagSnapshot`,
-    aspects: ['tagProperties', 'ownership', 'status'],
+    aspects: ['tagProperties', 'ownership', 'deprecation', 'status'],
   },
   {
     name: 'glossaryTerm',
     keyAspect: 'glossaryTermKey',
     keyFields: ['name'],
     snapshot: `${SNAPSHOT}GlossaryTermSnapshot`,
-    aspects: ['glossaryTermInfo', 'ownership', 'institutionalMemory', 'domains', 'status', 'browsePaths'],
+    aspects: ['glossaryTermInfo', 'glossaryRelatedTerms', 'ownership', 'institutionalMemory', 'domains', 'deprecation', 'status', 'browsePaths'],
     defaults: [{ aspect: 'browsePaths', template: { paths: ['/{name:path}'] }, lowercase: true }],
     snapshotFields: ['ownership', 'glossaryTermInfo'],
   },
@@ -96,5 +103,155 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyFields: ['platformName'],
     snapshot: `${SNAPSHOT}DataPlatformSnapshot`,
     aspects: ['dataPlatformInfo'],
+  },
+  {
+    name: 'container',
+    keyAspect: 'containerKey',
+    keyFields: ['guid'],
+    snapshot: `${SNAPSHOT}ContainerSnapshot`,
+    aspects: ['containerProperties', 'editableContainerProperties', 'dataPlatformInstance', 'subTypes', 'ownership', 'container',
+      'globalTags', 'glossaryTerms', 'institutionalMemory', 'browsePaths', 'status', 'domains', 'browsePathsV2', 'deprecation'],
+  },
+  {
+    name: 'dataFlow',
+    keyAspect: 'dataFlowKey',
+    keyFields: ['orchestrator', 'flowId', 'cluster'],
+    snapshot: `${SNAPSHOT}DataFlowSnapshot`,
+    aspects: ['dataFlowInfo', 'editableDataFlowProperties', ...COMMON],
+    defaults: [
+      { aspect: 'browsePaths', template: { paths: ['/{orchestrator}/{cluster}/{flowId}'] }, lowercase: true },
+      { aspect: 'dataPlatformInstance', template: { platform: 'urn:svc:dataPlatform:{orchestrator}' } },
+    ],
+  },
+  {
+    name: 'dataJob',
+    keyAspect: 'dataJobKey',
+    keyFields: ['flow', 'jobId'],
+    snapshot: `${SNAPSHOT}DataJobSnapshot`,
+    aspects: ['dataJobInfo', 'dataJobInputOutput', 'editableDataJobProperties', ...COMMON],
+    defaults: [
+      { aspect: 'browsePaths', template: { paths: ['/{flow:0}/{flow:2}/{flow:1}/{jobId}'] }, lowercase: true },
+      { aspect: 'dataPlatformInstance', template: { platform: 'urn:svc:dataPlatform:{flow:0}' } },
+    ],
+  },
+  {
+    name: 'dataProcessInstance',
+    keyAspect: 'dataProcessInstanceKey',
+    keyFields: ['id'],
+    snapshot: `${SNAPSHOT}DataProcessInstanceSnapshot`,
+    aspects: ['dataProcessInstanceInput', 'dataProcessInstanceOutput', 'dataProcessInstanceProperties', 'dataProcessInstanceRelationships',
+      'status', 'dataPlatformInstance', 'subTypes', 'container', 'dataProcessInstanceRunEvent'],
+  },
+  {
+    name: 'schemaField',
+    keyAspect: 'schemaFieldKey',
+    keyFields: ['parent', 'fieldPath'],
+    snapshot: `${SNAPSHOT}SchemaFieldSnapshot`,
+    aspects: ['status', 'deprecation'],
+  },
+  {
+    name: 'glossaryNode',
+    keyAspect: 'glossaryNodeKey',
+    keyFields: ['name'],
+    snapshot: `${SNAPSHOT}GlossaryNodeSnapshot`,
+    aspects: ['glossaryNodeInfo', 'institutionalMemory', 'ownership', 'status'],
+  },
+  {
+    name: 'assertion',
+    keyAspect: 'assertionKey',
+    keyFields: ['assertionId'],
+    snapshot: `${SNAPSHOT}AssertionSnapshot`,
+    aspects: ['assertionInfo', 'dataPlatformInstance', 'status', 'globalTags', 'assertionRunEvent'],
+  },
+  {
+    name: 'query',
+    keyAspect: 'queryKey',
+    keyFields: ['id'],
+    snapshot: `${SNAPSHOT}QuerySnapshot`,
+    aspects: ['queryProperties', 'querySubjects', 'status', 'dataPlatformInstance', 'subTypes'],
+  },
+  {
+    name: 'post',
+    keyAspect: 'postKey',
+    keyFields: ['id'],
+    snapshot: `${SNAPSHOT}PostSnapshot`,
+    aspects: ['postInfo'],
+  },
+  {
+    name: 'domain',
+    keyAspect: 'domainKey',
+    keyFields: ['id'],
+    snapshot: `${SNAPSHOT}DomainSnapshot`,
+    aspects: ['domainProperties', 'institutionalMemory', 'ownership'],
+  },
+  {
+    name: 'dataProduct',
+    keyAspect: 'dataProductKey',
+    keyFields: ['id'],
+    snapshot: `${SNAPSHOT}DataProductSnapshot`,
+    aspects: ['dataProductProperties', 'ownership', 'glossaryTerms', 'globalTags', 'domains', 'institutionalMemory', 'status'],
+  },
+  {
+    name: 'platformResource',
+    keyAspect: 'platformResourceKey',
+    keyFields: ['id'],
+    snapshot: `${SNAPSHOT}PlatformResourceSnapshot`,
+    aspects: ['dataPlatformInstance', 'platformResourceInfo', 'status'],
+  },
+  {
+    name: 'dataPlatformInstance',
+    keyAspect: 'dataPlatformInstanceKey',
+    keyFields: ['platform', 'instance'],
+    snapshot: `${SNAPSHOT}DataPlatformInstanceSnapshot`,
+    aspects: ['dataPlatformInstanceProperties', 'ownership', 'globalTags', 'institutionalMemory', 'deprecation', 'status'],
+  },
+  {
+    name: 'mlModel',
+    keyAspect: 'mlModelKey',
+    keyFields: ['platform', 'name', 'origin'],
+    snapshot: `${SNAPSHOT}MLModelSnapshot`,
+    aspects: ['mlModelProperties', 'intendedUse', 'mlModelFactorPrompts', 'mlModelMetrics', 'mlModelEvaluationData', 'mlModelTrainingData',
+      'mlModelQuantitativeAnalyses', 'mlModelEthicalConsiderations', 'mlModelCaveatsAndRecommendations', 'sourceCode', 'cost', ...ML_COMMON],
+    defaults: [ML_BROWSE, PLATFORM_OF_KEY],
+  },
+  {
+    name: 'mlModelGroup',
+    keyAspect: 'mlModelGroupKey',
+    keyFields: ['platform', 'name', 'origin'],
+    snapshot: `${SNAPSHOT}MLModelGroupSnapshot`,
+    aspects: ['mlModelGroupProperties', ...ML_COMMON],
+    defaults: [ML_BROWSE, PLATFORM_OF_KEY],
+  },
+  {
+    name: 'mlModelDeployment',
+    keyAspect: 'mlModelDeploymentKey',
+    keyFields: ['platform', 'name', 'origin'],
+    snapshot: `${SNAPSHOT}MLModelDeploymentSnapshot`,
+    aspects: ['mlModelDeploymentProperties', ...ML_COMMON],
+    defaults: [PLATFORM_OF_KEY],
+  },
+  {
+    name: 'mlFeatureTable',
+    keyAspect: 'mlFeatureTableKey',
+    keyFields: ['platform', 'name'],
+    snapshot: `${SNAPSHOT}MLFeatureTableSnapshot`,
+    aspects: ['mlFeatureTableProperties', ...ML_COMMON],
+    defaults: [{ aspect: 'browsePaths', template: { paths: ['/{platform:id}/{name}'] }, lowercase: true }, PLATFORM_OF_KEY],
+  },
+  {
+    name: 'mlFeature',
+    keyAspect: 'mlFeatureKey',
+    keyFields: ['featureNamespace', 'name'],
+    snapshot: `${SNAPSHOT}MLFeatureSnapshot`,
+    aspects: ['mlFeatureProperties', ...ML_COMMON],
+    defaults: [{ aspect: 'browsePaths', template: { paths: ['/{featureNamespace}/{name}'] }, lowercase: true }],
+  },
+  {
+    name: 'mlPrimaryKey',
+    keyAspect: 'mlPrimaryKeyKey',
+    keyFields: ['featureNamespace', 'name'],
+    snapshot: `${SNAPSHOT}MLPrimaryKeySnapshot`,
+    aspects: ['mlPrimaryKeyProperties', ...ML_COMMON],
+    defaults: [{ aspect: 'browsePaths', template: { paths: ['/{featureNamespace}/{name}'] }, lowercase: true }],
   },
 ]

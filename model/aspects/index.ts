@@ -1,42 +1,101 @@
-/** Every built-in aspect, in the order snapshots list them. */
+/** Every built-in aspect: key aspects first, then the others (alphabetical), then timeseries ones. */
 import type { AspectSpec } from './aspect.ts'
+import { assertionInfo } from './assertionInfo.ts'
+import { assertionRunEvent } from './assertionRunEvent.ts'
 import { browsePaths } from './browsePaths.ts'
+import { browsePathsV2 } from './browsePathsV2.ts'
 import { chartInfo } from './chartInfo.ts'
 import { container } from './container.ts'
+import { containerProperties } from './containerProperties.ts'
 import { corpGroupInfo } from './corpGroupInfo.ts'
 import { corpUserEditableInfo } from './corpUserEditableInfo.ts'
 import { corpUserInfo } from './corpUserInfo.ts'
 import { corpUserStatus } from './corpUserStatus.ts'
+import { cost } from './cost.ts'
 import { dashboardInfo } from './dashboardInfo.ts'
+import { dataFlowInfo } from './dataFlowInfo.ts'
+import { dataJobInfo } from './dataJobInfo.ts'
+import { dataJobInputOutput } from './dataJobInputOutput.ts'
 import { dataPlatformInfo } from './dataPlatformInfo.ts'
 import { dataPlatformInstance } from './dataPlatformInstance.ts'
+import { dataPlatformInstanceProperties } from './dataPlatformInstanceProperties.ts'
+import { dataProcessInstanceInput } from './dataProcessInstanceInput.ts'
+import { dataProcessInstanceOutput } from './dataProcessInstanceOutput.ts'
+import { dataProcessInstanceProperties } from './dataProcessInstanceProperties.ts'
+import { dataProcessInstanceRelationships } from './dataProcessInstanceRelationships.ts'
+import { dataProcessInstanceRunEvent } from './dataProcessInstanceRunEvent.ts'
+import { dataProductProperties } from './dataProductProperties.ts'
 import { datasetProfile } from './datasetProfile.ts'
 import { datasetProperties } from './datasetProperties.ts'
 import { datasetUsageStatistics } from './datasetUsageStatistics.ts'
+import { deprecation } from './deprecation.ts'
+import { domainProperties } from './domainProperties.ts'
 import { domains } from './domains.ts'
+import { editableContainerProperties } from './editableContainerProperties.ts'
+import { editableDataFlowProperties } from './editableDataFlowProperties.ts'
+import { editableDataJobProperties } from './editableDataJobProperties.ts'
 import { editableDatasetProperties } from './editableDatasetProperties.ts'
 import { editableSchemaMetadata } from './editableSchemaMetadata.ts'
+import { embed } from './embed.ts'
 import { globalTags } from './globalTags.ts'
+import { glossaryNodeInfo } from './glossaryNodeInfo.ts'
+import { glossaryRelatedTerms } from './glossaryRelatedTerms.ts'
 import { glossaryTermInfo } from './glossaryTermInfo.ts'
 import { glossaryTerms } from './glossaryTerms.ts'
+import { groupMembership } from './groupMembership.ts'
+import { inputFields } from './inputFields.ts'
 import { institutionalMemory } from './institutionalMemory.ts'
-import {
-  chartKey, corpGroupKey, corpUserKey, dashboardKey, dataPlatformKey, datasetKey, glossaryTermKey, tagKey,
-} from './keys.ts'
+import { intendedUse } from './intendedUse.ts'
+import { mlFeatureProperties } from './mlFeatureProperties.ts'
+import { mlFeatureTableProperties } from './mlFeatureTableProperties.ts'
+import { mlModelCaveatsAndRecommendations } from './mlModelCaveatsAndRecommendations.ts'
+import { mlModelDeploymentProperties } from './mlModelDeploymentProperties.ts'
+import { mlModelEthicalConsiderations } from './mlModelEthicalConsiderations.ts'
+import { mlModelEvaluationData } from './mlModelEvaluationData.ts'
+import { mlModelFactorPrompts } from './mlModelFactorPrompts.ts'
+import { mlModelGroupProperties } from './mlModelGroupProperties.ts'
+import { mlModelMetrics } from './mlModelMetrics.ts'
+import { mlModelProperties } from './mlModelProperties.ts'
+import { mlModelQuantitativeAnalyses } from './mlModelQuantitativeAnalyses.ts'
+import { mlModelTrainingData } from './mlModelTrainingData.ts'
+import { mlPrimaryKeyProperties } from './mlPrimaryKeyProperties.ts'
 import { operation } from './operation.ts'
+import { origin } from './origin.ts'
 import { ownership } from './ownership.ts'
+import { platformResourceInfo } from './platformResourceInfo.ts'
+import { postInfo } from './postInfo.ts'
+import { queryProperties } from './queryProperties.ts'
+import { querySubjects } from './querySubjects.ts'
 import { schemaMetadata } from './schemaMetadata.ts'
+import { sourceCode } from './sourceCode.ts'
 import { status } from './status.ts'
 import { subTypes } from './subTypes.ts'
 import { tagProperties } from './tagProperties.ts'
 import { upstreamLineage } from './upstreamLineage.ts'
+import { viewProperties } from './viewProperties.ts'
+import {
+  datasetKey, chartKey, dashboardKey, corpUserKey, corpGroupKey, tagKey, glossaryTermKey, dataPlatformKey,
+  containerKey, dataFlowKey, dataJobKey, dataProcessInstanceKey, schemaFieldKey, glossaryNodeKey, assertionKey,
+  queryKey, postKey, domainKey, dataProductKey, platformResourceKey, dataPlatformInstanceKey, mlFeatureKey,
+  mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey,
+} from './keys.ts'
 
 export const BUILTIN_ASPECTS: readonly AspectSpec[] = [
   datasetKey, chartKey, dashboardKey, corpUserKey, corpGroupKey, tagKey, glossaryTermKey, dataPlatformKey,
-  corpUserInfo, corpUserEditableInfo, corpUserStatus, corpGroupInfo,
-  datasetProperties, editableDatasetProperties, schemaMetadata, editableSchemaMetadata, upstreamLineage,
-  chartInfo, dashboardInfo, tagProperties, glossaryTermInfo, dataPlatformInfo,
-  ownership, institutionalMemory, globalTags, glossaryTerms, status, browsePaths, dataPlatformInstance,
-  container, subTypes, domains,
-  datasetProfile, datasetUsageStatistics, operation,
+  containerKey, dataFlowKey, dataJobKey, dataProcessInstanceKey, schemaFieldKey, glossaryNodeKey, assertionKey,
+  queryKey, postKey, domainKey, dataProductKey, platformResourceKey, dataPlatformInstanceKey, mlFeatureKey,
+  mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey,
+  assertionInfo, browsePaths, browsePathsV2, chartInfo, container, containerProperties, corpGroupInfo,
+  corpUserEditableInfo, corpUserInfo, corpUserStatus, cost, dashboardInfo, dataFlowInfo, dataJobInfo,
+  dataJobInputOutput, dataPlatformInfo, dataPlatformInstance, dataPlatformInstanceProperties,
+  dataProcessInstanceInput, dataProcessInstanceOutput, dataProcessInstanceProperties,
+  dataProcessInstanceRelationships, dataProductProperties, datasetProperties, deprecation, domainProperties, domains,
+  editableContainerProperties, editableDataFlowProperties, editableDataJobProperties, editableDatasetProperties,
+  editableSchemaMetadata, embed, globalTags, glossaryNodeInfo, glossaryRelatedTerms, glossaryTermInfo, glossaryTerms,
+  groupMembership, inputFields, institutionalMemory, intendedUse, mlFeatureProperties, mlFeatureTableProperties,
+  mlModelCaveatsAndRecommendations, mlModelDeploymentProperties, mlModelEthicalConsiderations, mlModelEvaluationData,
+  mlModelFactorPrompts, mlModelGroupProperties, mlModelMetrics, mlModelProperties, mlModelQuantitativeAnalyses,
+  mlModelTrainingData, mlPrimaryKeyProperties, origin, ownership, platformResourceInfo, postInfo, queryProperties,
+  querySubjects, schemaMetadata, sourceCode, status, subTypes, tagProperties, upstreamLineage, viewProperties,
+  assertionRunEvent, dataProcessInstanceRunEvent, datasetProfile, datasetUsageStatistics, operation,
 ]
