@@ -3,6 +3,7 @@ import type { Server } from 'restify'
 import { TokenStore } from '../model/auth/tokens.ts'
 import type { Config } from '../model/config.ts'
 import type { Logger } from '../model/log.ts'
+import { loadRegistry } from '../model/registryFile.ts'
 import { openModel, type Model } from '../model/runtime.ts'
 import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
 import type { GatewayDeps } from './deps.ts'
@@ -19,7 +20,8 @@ export interface RunningGateway {
 export async function startGateway(config: Config, log: Logger): Promise<RunningGateway> {
   const redis = connectForRequests(config.redisUrl, 'svc-gateway')
   const queueConnection = connectForQueues(config.redisUrl, 'svc-gateway-queue')
-  const model = await openModel(config, redis)
+  // The gateway admits writes, so it alone applies UNKNOWN_ASPECTS; workers store whatever it admitted.
+  const model = await openModel(config, redis, loadRegistry(config.registryFile, { unknownAspects: config.unknownAspects }))
   const writer = new QueueWriter(config, queueConnection, model.keys)
   await writer.ready()
   const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys) }

@@ -31,6 +31,8 @@ export interface Config {
   dashboardPort: number
   /** Port of a worker process's /metrics and /health (0: none). */
   metricsPort: number
+  /** An aspect the registry does not know, of a known entity type: refused (400) or stored unindexed (UNKNOWN_ASPECTS). */
+  unknownAspects: 'refuse' | 'store'
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -74,5 +76,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisearchModule: env.REDISEARCH_MODULE ?? '',
     dashboardPort: int(env, 'DASHBOARD_PORT', 8081),
     metricsPort: int(env, 'METRICS_PORT', 0),
+    unknownAspects: oneOf(env, 'UNKNOWN_ASPECTS', ['refuse', 'store'] as const, 'refuse'),
   }
 }

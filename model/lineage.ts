@@ -1,15 +1,41 @@
 /**
- * Lineage for impact analysis: a breadth-first walk over lineage edges (DownstreamOf by default) up to `maxHops`,
- * upstream (what an entity is derived from) or downstream (what is derived from it). Each entity is reported once,
- * at the fewest hops it is reached in, so cycles end the walk instead of looping.
+ * Lineage for impact analysis: a breadth-first walk over lineage edges up to `maxHops`, upstream (what an entity is
+ * derived from) or downstream (what is derived from it). Each entity is reported once, at the fewest hops it is
+ * reached in, so cycles end the walk instead of looping. Which relationships are lineage, and which way each one
+ * points, comes from the registry's annotations: dataset -> job -> dataset, chart -> dataset, and schemaField ->
+ * schemaField (column lineage) are all walked alike.
  */
+import type { Registry } from './registry.ts'
 import type { Direction } from './store/edgeStore.ts'
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM'
 
-/** Edges point from the derived entity to its source, so upstream follows them outwards. */
+/** Edges of upstream-pointing relationships go from the derived entity to its source: upstream follows them outwards. */
 export function edgeDirection(direction: LineageDirection): Direction {
   return direction === 'UPSTREAM' ? 'OUTGOING' : 'INCOMING'
+}
+
+/** One hop's edge reads: these relationship types in that direction. */
+export interface LineageStep {
+  direction: Direction
+  types: string[]
+}
+
+/**
+ * The edge reads of one hop `direction`: upstream-pointing relationships (DownstreamOf, Consumes) outwards and
+ * downstream-pointing ones (Produces) inwards for UPSTREAM, the reverse for DOWNSTREAM. `types` narrows the walk
+ * (default: every lineage relationship); a type not marked as lineage is taken as upstream-pointing.
+ */
+export function lineageSteps(registry: Registry, direction: LineageDirection, types?: readonly string[]): LineageStep[] {
+  const downstreamPointing = new Set(registry.lineage.downstream)
+  const chosen = types ?? [...registry.lineage.upstream, ...registry.lineage.downstream]
+  const forward = chosen.filter((t) => !downstreamPointing.has(t))
+  const backward = chosen.filter((t) => downstreamPointing.has(t))
+  const reverse = (d: Direction): Direction => (d === 'OUTGOING' ? 'INCOMING' : 'OUTGOING')
+  return [
+    { direction: edgeDirection(direction), types: forward },
+    { direction: reverse(edgeDirection(direction)), types: backward },
+  ].filter((s) => s.types.length > 0)
 }
 
 export interface LineageResult {

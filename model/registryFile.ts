@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs'
 import { Type, type TSchema } from 'typebox'
 import type { AspectSpec } from './aspects/aspect.ts'
 import type { EntitySpec } from './entities.ts'
-import { buildRegistry, type Registry } from './registry.ts'
+import { buildRegistry, type Registry, type RegistryOptions } from './registry.ts'
 import { problems } from './validate.ts'
 
 const RegistryFile = Type.Object({
@@ -33,8 +33,8 @@ const RegistryFile = Type.Object({
 })
 
 /** The built-in registry, extended by the file at `path` when one is given. Throws on a malformed file. */
-export function loadRegistry(path: string): Registry {
-  if (!path) return buildRegistry()
+export function loadRegistry(path: string, options: RegistryOptions = {}): Registry {
+  if (!path) return buildRegistry({}, options)
   const raw: unknown = JSON.parse(readFileSync(path, 'utf8'))
   const found = problems(RegistryFile, raw)
   if (found.length > 0) throw new Error(`registry file ${path}: ${found.map((d) => `${d.path} ${d.message}`).join('; ')}`)
@@ -49,5 +49,5 @@ export function loadRegistry(path: string): Registry {
   const entities: EntitySpec[] = (file.entities ?? []).map((e) => ({
     ...e, snapshot: e.snapshot ?? `com.svc.metadata.snapshot.${e.name[0]!.toUpperCase()}${e.name.slice(1)}Snapshot`,
   }))
-  return buildRegistry({ aspects, entities, extend: file.extend })
+  return buildRegistry({ aspects, entities, extend: file.extend }, options)
 }

@@ -1,6 +1,6 @@
 /** Route 10 (`GET /relationships`) and, beyond the spec, `GET /lineage` (multi-hop impact analysis). */
 import { fail } from '../../model/errors.ts'
-import { edgeDirection, walkLineage, type LineageDirection } from '../../model/lineage.ts'
+import { lineageSteps, walkLineage, type LineageDirection } from '../../model/lineage.ts'
 import type { Direction } from '../../model/store/edgeStore.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
@@ -61,21 +61,23 @@ export function relationshipRoutes({ model }: GatewayDeps): RouteSpec[] {
     {
       method: 'GET',
       path: '/lineage',
-      summary: 'Lineage several hops upstream or downstream (DownstreamOf edges by default), cycle-safe',
+      summary: 'Lineage several hops upstream or downstream (every lineage relationship by default: datasets, jobs, charts, columns), cycle-safe',
       scope: 'read',
       parameters: [
         { name: 'urn', in: 'query', required: true, description: 'the entity' },
         { name: 'direction', in: 'query', required: true, description: 'UPSTREAM or DOWNSTREAM' },
         { name: 'maxHops', in: 'query', description: 'default 3, at most 20' },
-        { name: 'types', in: 'query', description: 'relationship names to follow (default DownstreamOf)' },
+        { name: 'types', in: 'query', description: 'relationship names to follow (default: every lineage relationship, e.g. DownstreamOf, Consumes, Produces)' },
       ],
       handler: async (req) => {
         const parsed = parseUrn(registry, requiredParam(req.query, 'urn'), 'urn')
         const direction = oneOf<LineageDirection>(req.query, 'direction', ['UPSTREAM', 'DOWNSTREAM'])
         const maxHops = intParam(req.query, 'maxHops', 3, 1, 20)!
-        const types = typesOf(req.query, ['DownstreamOf'])
-        const result = await walkLineage(parsed.urn, maxHops, MAX_LINEAGE_ENTITIES,
-          (frontier) => edges.neighbours(frontier, edgeDirection(direction), types))
+        const steps = lineageSteps(registry, direction, listParam(req.query, 'types') ? typesOf(req.query, []) : undefined)
+        const result = await walkLineage(parsed.urn, maxHops, MAX_LINEAGE_ENTITIES, async (frontier) => {
+          const found = await Promise.all(steps.map((s) => edges.neighbours(frontier, s.direction, s.types)))
+          return frontier.map((_, i) => found.flatMap((perStep) => perStep[i]!))
+        })
         return { body: { urn: parsed.urn, direction, maxHops, total: result.entities.length, truncated: result.truncated, entities: result.entities } }
       },
     },
