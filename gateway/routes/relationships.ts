@@ -1,6 +1,6 @@
 /** Route 10 (`GET /relationships`) and, beyond the spec, `GET /lineage` (multi-hop impact analysis). */
 import { fail } from '../../model/errors.ts'
-import { lineageSteps, walkLineage, type LineageDirection } from '../../model/lineage.ts'
+import { lineageHop, walkLineage, type LineageDirection, type LineageReads } from '../../model/lineage.ts'
 import type { Direction } from '../../model/store/edgeStore.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
@@ -19,7 +19,7 @@ function oneOf<T extends string>(query: Query, name: string, allowed: readonly T
 }
 
 export function relationshipRoutes({ model }: GatewayDeps): RouteSpec[] {
-  const { registry, edges } = model
+  const { registry, edges, store } = model
   const known = new Set(registry.relationshipNames)
   const typesOf = (query: Query, fallback: string[]): string[] => {
     const types = listParam(query, 'types') ?? fallback
@@ -73,11 +73,13 @@ export function relationshipRoutes({ model }: GatewayDeps): RouteSpec[] {
         const parsed = parseUrn(registry, requiredParam(req.query, 'urn'), 'urn')
         const direction = oneOf<LineageDirection>(req.query, 'direction', ['UPSTREAM', 'DOWNSTREAM'])
         const maxHops = intParam(req.query, 'maxHops', 3, 1, 20)!
-        const steps = lineageSteps(registry, direction, listParam(req.query, 'types') ? typesOf(req.query, []) : undefined)
-        const result = await walkLineage(parsed.urn, maxHops, MAX_LINEAGE_ENTITIES, async (frontier) => {
-          const found = await Promise.all(steps.map((s) => edges.neighbours(frontier, s.direction, s.types)))
-          return frontier.map((_, i) => found.flatMap((perStep) => perStep[i]!))
-        })
+        const types = listParam(req.query, 'types') ? typesOf(req.query, []) : undefined
+        const reads: LineageReads = {
+          neighbours: (urns, dir, names) => edges.neighbours(urns, dir, names),
+          latestValues: async (urns) => (await store.latestMany(urns)).map((m) => new Map([...m].map(([k, env]) => [k, env.value]))),
+        }
+        const result = await walkLineage(parsed.urn, maxHops, MAX_LINEAGE_ENTITIES,
+          (frontier) => lineageHop(registry, frontier, direction, types, reads))
         return { body: { urn: parsed.urn, direction, maxHops, total: result.entities.length, truncated: result.truncated, entities: result.entities } }
       },
     },
