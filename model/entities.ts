@@ -29,10 +29,10 @@ export interface EntitySpec {
 
 const SNAPSHOT = 'com.svc.metadata.snapshot.'
 const COMMON = ['ownership', 'status', 'globalTags', 'glossaryTerms', 'institutionalMemory', 'browsePaths',
-  'dataPlatformInstance', 'container', 'subTypes', 'domains', 'browsePathsV2', 'deprecation']
+  'dataPlatformInstance', 'container', 'subTypes', 'domains', 'browsePathsV2', 'deprecation', 'structuredProperties', 'testResults']
 /** The aspects every ML asset carries besides its own. */
 const ML_COMMON = ['ownership', 'status', 'globalTags', 'glossaryTerms', 'institutionalMemory', 'browsePaths', 'browsePathsV2',
-  'dataPlatformInstance', 'domains', 'deprecation']
+  'dataPlatformInstance', 'domains', 'deprecation', 'structuredProperties', 'testResults']
 /** The platform of an entity whose key holds a platform urn. */
 const PLATFORM_OF_KEY: DefaultAspect = { aspect: 'dataPlatformInstance', template: { platform: '{platform}' } }
 /** Browse path `/<env>/<platform>/<name>` of an entity keyed by platform, name and origin (ML models, groups, deployments). */
@@ -45,7 +45,8 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyFields: ['platform', 'name', 'origin'],
     snapshot: `${SNAPSHOT}DatasetSnapshot`,
     aspects: ['datasetProperties', 'editableDatasetProperties', 'schemaMetadata', 'editableSchemaMetadata',
-      'upstreamLineage', 'viewProperties', 'embed', ...COMMON, 'datasetProfile', 'datasetUsageStatistics', 'operation'],
+      'upstreamLineage', 'viewProperties', 'embed', 'siblings', 'datasetDeprecation', ...COMMON,
+      'datasetProfile', 'datasetUsageStatistics', 'operation'],
     defaults: [
       { aspect: 'browsePaths', template: { paths: ['/{origin}/{platform:id}/{name:path}'] }, lowercase: true },
       { aspect: 'dataPlatformInstance', template: { platform: '{platform}' } },
@@ -56,7 +57,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'chartKey',
     keyFields: ['dashboardTool', 'chartId'],
     snapshot: `${SNAPSHOT}ChartSnapshot`,
-    aspects: ['chartInfo', 'inputFields', 'embed', ...COMMON],
+    aspects: ['chartInfo', 'editableChartProperties', 'chartQuery', 'inputFields', 'embed', ...COMMON, 'chartUsageStatistics'],
     defaults: [{ aspect: 'browsePaths', template: { paths: ['/{dashboardTool}/{chartId}'] }, lowercase: true }],
   },
   {
@@ -64,7 +65,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'dashboardKey',
     keyFields: ['dashboardTool', 'dashboardId'],
     snapshot: `${SNAPSHOT}DashboardSnapshot`,
-    aspects: ['dashboardInfo', 'inputFields', 'embed', ...COMMON],
+    aspects: ['dashboardInfo', 'editableDashboardProperties', 'inputFields', 'embed', ...COMMON, 'dashboardUsageStatistics'],
     defaults: [{ aspect: 'browsePaths', template: { paths: ['/{dashboardTool}/{dashboardId}'] }, lowercase: true }],
   },
   {
@@ -72,28 +73,30 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'corpUserKey',
     keyFields: ['username'],
     snapshot: `${SNAPSHOT}CorpUserSnapshot`,
-    aspects: ['corpUserInfo', 'corpUserEditableInfo', 'corpUserStatus', 'groupMembership', 'origin', 'globalTags', 'status'],
+    aspects: ['corpUserInfo', 'corpUserEditableInfo', 'corpUserStatus', 'groupMembership', 'nativeGroupMembership', 'origin',
+      'globalTags', 'status', 'structuredProperties', 'testResults'],
   },
   {
     name: 'corpGroup',
     keyAspect: 'corpGroupKey',
     keyFields: ['name'],
     snapshot: `${SNAPSHOT}CorpGroupSnapshot`,
-    aspects: ['corpGroupInfo', 'origin', 'globalTags', 'ownership', 'status'],
+    aspects: ['corpGroupInfo', 'corpGroupEditableInfo', 'origin', 'globalTags', 'ownership', 'status', 'structuredProperties', 'testResults'],
   },
   {
     name: 'tag',
     keyAspect: 'tagKey',
     keyFields: ['name'],
     snapshot: `${SNAPSHOT}TagSnapshot`,
-    aspects: ['tagProperties', 'ownership', 'deprecation', 'status'],
+    aspects: ['tagProperties', 'ownership', 'deprecation', 'status', 'testResults'],
   },
   {
     name: 'glossaryTerm',
     keyAspect: 'glossaryTermKey',
     keyFields: ['name'],
     snapshot: `${SNAPSHOT}GlossaryTermSnapshot`,
-    aspects: ['glossaryTermInfo', 'glossaryRelatedTerms', 'ownership', 'institutionalMemory', 'domains', 'deprecation', 'status', 'browsePaths'],
+    aspects: ['glossaryTermInfo', 'glossaryRelatedTerms', 'ownership', 'institutionalMemory', 'domains', 'deprecation', 'status', 'browsePaths',
+      'structuredProperties', 'testResults'],
     defaults: [{ aspect: 'browsePaths', template: { paths: ['/{name:path}'] }, lowercase: true }],
     snapshotFields: ['ownership', 'glossaryTermInfo'],
   },
@@ -110,14 +113,15 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyFields: ['guid'],
     snapshot: `${SNAPSHOT}ContainerSnapshot`,
     aspects: ['containerProperties', 'editableContainerProperties', 'dataPlatformInstance', 'subTypes', 'ownership', 'container',
-      'globalTags', 'glossaryTerms', 'institutionalMemory', 'browsePaths', 'status', 'domains', 'browsePathsV2', 'deprecation'],
+      'globalTags', 'glossaryTerms', 'institutionalMemory', 'browsePaths', 'status', 'domains', 'browsePathsV2', 'deprecation',
+      'structuredProperties', 'testResults'],
   },
   {
     name: 'dataFlow',
     keyAspect: 'dataFlowKey',
     keyFields: ['orchestrator', 'flowId', 'cluster'],
     snapshot: `${SNAPSHOT}DataFlowSnapshot`,
-    aspects: ['dataFlowInfo', 'editableDataFlowProperties', ...COMMON],
+    aspects: ['dataFlowInfo', 'editableDataFlowProperties', 'versionInfo', ...COMMON],
     defaults: [
       { aspect: 'browsePaths', template: { paths: ['/{orchestrator}/{cluster}/{flowId}'] }, lowercase: true },
       { aspect: 'dataPlatformInstance', template: { platform: 'urn:svc:dataPlatform:{orchestrator}' } },
@@ -128,7 +132,8 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'dataJobKey',
     keyFields: ['flow', 'jobId'],
     snapshot: `${SNAPSHOT}DataJobSnapshot`,
-    aspects: ['dataJobInfo', 'dataJobInputOutput', 'editableDataJobProperties', ...COMMON],
+    aspects: ['dataJobInfo', 'dataJobInputOutput', 'editableDataJobProperties', 'versionInfo', ...COMMON,
+      'datahubIngestionRunSummary', 'datahubIngestionCheckpoint'],
     defaults: [
       { aspect: 'browsePaths', template: { paths: ['/{flow:0}/{flow:2}/{flow:1}/{jobId}'] }, lowercase: true },
       { aspect: 'dataPlatformInstance', template: { platform: 'urn:svc:dataPlatform:{flow:0}' } },
@@ -140,21 +145,21 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyFields: ['id'],
     snapshot: `${SNAPSHOT}DataProcessInstanceSnapshot`,
     aspects: ['dataProcessInstanceInput', 'dataProcessInstanceOutput', 'dataProcessInstanceProperties', 'dataProcessInstanceRelationships',
-      'status', 'dataPlatformInstance', 'subTypes', 'container', 'dataProcessInstanceRunEvent'],
+      'status', 'dataPlatformInstance', 'subTypes', 'container', 'testResults', 'dataProcessInstanceRunEvent'],
   },
   {
     name: 'schemaField',
     keyAspect: 'schemaFieldKey',
     keyFields: ['parent', 'fieldPath'],
     snapshot: `${SNAPSHOT}SchemaFieldSnapshot`,
-    aspects: ['status', 'deprecation'],
+    aspects: ['schemafieldInfo', 'structuredProperties', 'status', 'deprecation', 'testResults'],
   },
   {
     name: 'glossaryNode',
     keyAspect: 'glossaryNodeKey',
     keyFields: ['name'],
     snapshot: `${SNAPSHOT}GlossaryNodeSnapshot`,
-    aspects: ['glossaryNodeInfo', 'institutionalMemory', 'ownership', 'status'],
+    aspects: ['glossaryNodeInfo', 'institutionalMemory', 'ownership', 'status', 'structuredProperties', 'testResults'],
   },
   {
     name: 'assertion',
@@ -168,7 +173,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'queryKey',
     keyFields: ['id'],
     snapshot: `${SNAPSHOT}QuerySnapshot`,
-    aspects: ['queryProperties', 'querySubjects', 'status', 'dataPlatformInstance', 'subTypes'],
+    aspects: ['queryProperties', 'querySubjects', 'status', 'dataPlatformInstance', 'subTypes', 'queryUsageStatistics'],
   },
   {
     name: 'post',
@@ -182,14 +187,15 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'domainKey',
     keyFields: ['id'],
     snapshot: `${SNAPSHOT}DomainSnapshot`,
-    aspects: ['domainProperties', 'institutionalMemory', 'ownership'],
+    aspects: ['domainProperties', 'institutionalMemory', 'ownership', 'structuredProperties', 'testResults'],
   },
   {
     name: 'dataProduct',
     keyAspect: 'dataProductKey',
     keyFields: ['id'],
     snapshot: `${SNAPSHOT}DataProductSnapshot`,
-    aspects: ['dataProductProperties', 'ownership', 'glossaryTerms', 'globalTags', 'domains', 'institutionalMemory', 'status'],
+    aspects: ['dataProductProperties', 'ownership', 'glossaryTerms', 'globalTags', 'domains', 'institutionalMemory', 'status',
+      'structuredProperties', 'testResults'],
   },
   {
     name: 'platformResource',
@@ -253,5 +259,14 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     snapshot: `${SNAPSHOT}MLPrimaryKeySnapshot`,
     aspects: ['mlPrimaryKeyProperties', ...ML_COMMON],
     defaults: [{ aspect: 'browsePaths', template: { paths: ['/{featureNamespace}/{name}'] }, lowercase: true }],
+  },
+  {
+    name: 'notebook',
+    keyAspect: 'notebookKey',
+    keyFields: ['notebookTool', 'notebookId'],
+    snapshot: `${SNAPSHOT}NotebookSnapshot`,
+    aspects: ['notebookInfo', 'notebookContent', 'ownership', 'status', 'globalTags', 'glossaryTerms', 'browsePaths', 'institutionalMemory',
+      'domains', 'subTypes', 'dataPlatformInstance', 'browsePathsV2', 'testResults'],
+    defaults: [{ aspect: 'browsePaths', template: { paths: ['/{notebookTool}/{notebookId}'] }, lowercase: true }],
   },
 ]

@@ -93,12 +93,15 @@ export const CustomAndExternal = {
   externalUrl: Type.Optional(Type.String()),
 }
 
+/** Who applied a piece of metadata, when, and from which source (`com.svc.common.MetadataAttribution`). */
+export const MetadataAttribution = Type.Object({
+  time: Type.Integer(), actor: Urn(), source: Type.Optional(Urn()), sourceDetail: Type.Optional(StringMap),
+})
+
 /** A version label (`com.svc.common.VersionTag`). */
 export const VersionTag = Type.Object({
   versionTag: Type.Optional(Type.String()),
-  metadataAttribution: Type.Optional(Type.Object({
-    time: Type.Integer(), actor: Urn(), source: Type.Optional(Urn()), sourceDetail: Type.Optional(StringMap),
-  })),
+  metadataAttribution: Type.Optional(MetadataAttribution),
 })
 
 /**

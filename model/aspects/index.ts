@@ -5,14 +5,18 @@ import { assertionRunEvent } from './assertionRunEvent.ts'
 import { browsePaths } from './browsePaths.ts'
 import { browsePathsV2 } from './browsePathsV2.ts'
 import { chartInfo } from './chartInfo.ts'
+import { chartQuery } from './chartQuery.ts'
+import { chartUsageStatistics } from './chartUsageStatistics.ts'
 import { container } from './container.ts'
 import { containerProperties } from './containerProperties.ts'
+import { corpGroupEditableInfo } from './corpGroupEditableInfo.ts'
 import { corpGroupInfo } from './corpGroupInfo.ts'
 import { corpUserEditableInfo } from './corpUserEditableInfo.ts'
 import { corpUserInfo } from './corpUserInfo.ts'
 import { corpUserStatus } from './corpUserStatus.ts'
 import { cost } from './cost.ts'
 import { dashboardInfo } from './dashboardInfo.ts'
+import { dashboardUsageStatistics } from './dashboardUsageStatistics.ts'
 import { dataFlowInfo } from './dataFlowInfo.ts'
 import { dataJobInfo } from './dataJobInfo.ts'
 import { dataJobInputOutput } from './dataJobInputOutput.ts'
@@ -25,13 +29,18 @@ import { dataProcessInstanceProperties } from './dataProcessInstanceProperties.t
 import { dataProcessInstanceRelationships } from './dataProcessInstanceRelationships.ts'
 import { dataProcessInstanceRunEvent } from './dataProcessInstanceRunEvent.ts'
 import { dataProductProperties } from './dataProductProperties.ts'
+import { datahubIngestionCheckpoint } from './datahubIngestionCheckpoint.ts'
+import { datahubIngestionRunSummary } from './datahubIngestionRunSummary.ts'
+import { datasetDeprecation } from './datasetDeprecation.ts'
 import { datasetProfile } from './datasetProfile.ts'
 import { datasetProperties } from './datasetProperties.ts'
 import { datasetUsageStatistics } from './datasetUsageStatistics.ts'
 import { deprecation } from './deprecation.ts'
 import { domainProperties } from './domainProperties.ts'
 import { domains } from './domains.ts'
+import { editableChartProperties } from './editableChartProperties.ts'
 import { editableContainerProperties } from './editableContainerProperties.ts'
+import { editableDashboardProperties } from './editableDashboardProperties.ts'
 import { editableDataFlowProperties } from './editableDataFlowProperties.ts'
 import { editableDataJobProperties } from './editableDataJobProperties.ts'
 import { editableDatasetProperties } from './editableDatasetProperties.ts'
@@ -59,6 +68,9 @@ import { mlModelProperties } from './mlModelProperties.ts'
 import { mlModelQuantitativeAnalyses } from './mlModelQuantitativeAnalyses.ts'
 import { mlModelTrainingData } from './mlModelTrainingData.ts'
 import { mlPrimaryKeyProperties } from './mlPrimaryKeyProperties.ts'
+import { nativeGroupMembership } from './nativeGroupMembership.ts'
+import { notebookContent } from './notebookContent.ts'
+import { notebookInfo } from './notebookInfo.ts'
 import { operation } from './operation.ts'
 import { origin } from './origin.ts'
 import { ownership } from './ownership.ts'
@@ -66,36 +78,47 @@ import { platformResourceInfo } from './platformResourceInfo.ts'
 import { postInfo } from './postInfo.ts'
 import { queryProperties } from './queryProperties.ts'
 import { querySubjects } from './querySubjects.ts'
+import { queryUsageStatistics } from './queryUsageStatistics.ts'
 import { schemaMetadata } from './schemaMetadata.ts'
+import { schemafieldInfo } from './schemafieldInfo.ts'
+import { siblings } from './siblings.ts'
 import { sourceCode } from './sourceCode.ts'
 import { status } from './status.ts'
+import { structuredProperties } from './structuredProperties.ts'
 import { subTypes } from './subTypes.ts'
 import { tagProperties } from './tagProperties.ts'
+import { testResults } from './testResults.ts'
 import { upstreamLineage } from './upstreamLineage.ts'
+import { versionInfo } from './versionInfo.ts'
 import { viewProperties } from './viewProperties.ts'
 import {
   datasetKey, chartKey, dashboardKey, corpUserKey, corpGroupKey, tagKey, glossaryTermKey, dataPlatformKey,
   containerKey, dataFlowKey, dataJobKey, dataProcessInstanceKey, schemaFieldKey, glossaryNodeKey, assertionKey,
   queryKey, postKey, domainKey, dataProductKey, platformResourceKey, dataPlatformInstanceKey, mlFeatureKey,
-  mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey,
+  mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey, notebookKey,
 } from './keys.ts'
 
 export const BUILTIN_ASPECTS: readonly AspectSpec[] = [
   datasetKey, chartKey, dashboardKey, corpUserKey, corpGroupKey, tagKey, glossaryTermKey, dataPlatformKey,
   containerKey, dataFlowKey, dataJobKey, dataProcessInstanceKey, schemaFieldKey, glossaryNodeKey, assertionKey,
   queryKey, postKey, domainKey, dataProductKey, platformResourceKey, dataPlatformInstanceKey, mlFeatureKey,
-  mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey,
-  assertionInfo, browsePaths, browsePathsV2, chartInfo, container, containerProperties, corpGroupInfo,
-  corpUserEditableInfo, corpUserInfo, corpUserStatus, cost, dashboardInfo, dataFlowInfo, dataJobInfo,
-  dataJobInputOutput, dataPlatformInfo, dataPlatformInstance, dataPlatformInstanceProperties,
-  dataProcessInstanceInput, dataProcessInstanceOutput, dataProcessInstanceProperties,
-  dataProcessInstanceRelationships, dataProductProperties, datasetProperties, deprecation, domainProperties, domains,
-  editableContainerProperties, editableDataFlowProperties, editableDataJobProperties, editableDatasetProperties,
-  editableSchemaMetadata, embed, globalTags, glossaryNodeInfo, glossaryRelatedTerms, glossaryTermInfo, glossaryTerms,
-  groupMembership, inputFields, institutionalMemory, intendedUse, mlFeatureProperties, mlFeatureTableProperties,
-  mlModelCaveatsAndRecommendations, mlModelDeploymentProperties, mlModelEthicalConsiderations, mlModelEvaluationData,
-  mlModelFactorPrompts, mlModelGroupProperties, mlModelMetrics, mlModelProperties, mlModelQuantitativeAnalyses,
-  mlModelTrainingData, mlPrimaryKeyProperties, origin, ownership, platformResourceInfo, postInfo, queryProperties,
-  querySubjects, schemaMetadata, sourceCode, status, subTypes, tagProperties, upstreamLineage, viewProperties,
-  assertionRunEvent, dataProcessInstanceRunEvent, datasetProfile, datasetUsageStatistics, operation,
+  mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey, notebookKey,
+  assertionInfo, browsePaths, browsePathsV2, chartInfo, chartQuery, container, containerProperties,
+  corpGroupEditableInfo, corpGroupInfo, corpUserEditableInfo, corpUserInfo, corpUserStatus, cost, dashboardInfo,
+  dataFlowInfo, dataJobInfo, dataJobInputOutput, dataPlatformInfo, dataPlatformInstance,
+  dataPlatformInstanceProperties, dataProcessInstanceInput, dataProcessInstanceOutput, dataProcessInstanceProperties,
+  dataProcessInstanceRelationships, dataProductProperties, datasetDeprecation, datasetProperties, deprecation,
+  domainProperties, domains, editableChartProperties, editableContainerProperties, editableDashboardProperties,
+  editableDataFlowProperties, editableDataJobProperties, editableDatasetProperties, editableSchemaMetadata, embed,
+  globalTags, glossaryNodeInfo, glossaryRelatedTerms, glossaryTermInfo, glossaryTerms, groupMembership, inputFields,
+  institutionalMemory, intendedUse, mlFeatureProperties, mlFeatureTableProperties, mlModelCaveatsAndRecommendations,
+  mlModelDeploymentProperties, mlModelEthicalConsiderations, mlModelEvaluationData, mlModelFactorPrompts,
+  mlModelGroupProperties, mlModelMetrics, mlModelProperties, mlModelQuantitativeAnalyses, mlModelTrainingData,
+  mlPrimaryKeyProperties, nativeGroupMembership, notebookContent, notebookInfo, origin, ownership,
+  platformResourceInfo, postInfo, queryProperties, querySubjects, schemaMetadata, schemafieldInfo, siblings,
+  sourceCode, status, structuredProperties, subTypes, tagProperties, testResults, upstreamLineage, versionInfo,
+  viewProperties,
+  assertionRunEvent, chartUsageStatistics, dashboardUsageStatistics, dataProcessInstanceRunEvent,
+  datahubIngestionCheckpoint, datahubIngestionRunSummary, datasetProfile, datasetUsageStatistics, operation,
+  queryUsageStatistics,
 ]

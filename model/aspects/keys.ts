@@ -116,3 +116,8 @@ export const mlModelKey = defineAspect('mlModelKey', `${KEY}MLModelKey`, MLModel
 export const mlModelGroupKey = defineAspect('mlModelGroupKey', `${KEY}MLModelGroupKey`, MLModelKeyFields())
 
 export const mlModelDeploymentKey = defineAspect('mlModelDeploymentKey', `${KEY}MLModelDeploymentKey`, MLModelKeyFields())
+
+export const notebookKey = defineAspect('notebookKey', `${KEY}NotebookKey`, Type.Object({
+  notebookTool: Part({ field: 'tool', type: 'KEYWORD', boost: 4, queryByDefault: true, facet: true }),
+  notebookId: Part(),
+}))
