@@ -1,5 +1,6 @@
 /** Every built-in aspect: key aspects first, then the others (alphabetical), then timeseries ones. */
 import type { AspectSpec } from './aspect.ts'
+import { actors } from './actors.ts'
 import { assertionInfo } from './assertionInfo.ts'
 import { assertionRunEvent } from './assertionRunEvent.ts'
 import { browsePaths } from './browsePaths.ts'
@@ -17,6 +18,8 @@ import { corpUserStatus } from './corpUserStatus.ts'
 import { cost } from './cost.ts'
 import { dashboardInfo } from './dashboardInfo.ts'
 import { dashboardUsageStatistics } from './dashboardUsageStatistics.ts'
+import { dataContractProperties } from './dataContractProperties.ts'
+import { dataContractStatus } from './dataContractStatus.ts'
 import { dataFlowInfo } from './dataFlowInfo.ts'
 import { dataJobInfo } from './dataJobInfo.ts'
 import { dataJobInputOutput } from './dataJobInputOutput.ts'
@@ -52,6 +55,7 @@ import { glossaryRelatedTerms } from './glossaryRelatedTerms.ts'
 import { glossaryTermInfo } from './glossaryTermInfo.ts'
 import { glossaryTerms } from './glossaryTerms.ts'
 import { groupMembership } from './groupMembership.ts'
+import { incidentInfo } from './incidentInfo.ts'
 import { inputFields } from './inputFields.ts'
 import { institutionalMemory } from './institutionalMemory.ts'
 import { intendedUse } from './intendedUse.ts'
@@ -68,17 +72,21 @@ import { mlModelProperties } from './mlModelProperties.ts'
 import { mlModelQuantitativeAnalyses } from './mlModelQuantitativeAnalyses.ts'
 import { mlModelTrainingData } from './mlModelTrainingData.ts'
 import { mlPrimaryKeyProperties } from './mlPrimaryKeyProperties.ts'
+import { mlTrainingRunProperties } from './mlTrainingRunProperties.ts'
 import { nativeGroupMembership } from './nativeGroupMembership.ts'
 import { notebookContent } from './notebookContent.ts'
 import { notebookInfo } from './notebookInfo.ts'
 import { operation } from './operation.ts'
 import { origin } from './origin.ts'
 import { ownership } from './ownership.ts'
+import { ownershipTypeInfo } from './ownershipTypeInfo.ts'
 import { platformResourceInfo } from './platformResourceInfo.ts'
 import { postInfo } from './postInfo.ts'
+import { propertyDefinition } from './propertyDefinition.ts'
 import { queryProperties } from './queryProperties.ts'
 import { querySubjects } from './querySubjects.ts'
 import { queryUsageStatistics } from './queryUsageStatistics.ts'
+import { roleProperties } from './roleProperties.ts'
 import { schemaMetadata } from './schemaMetadata.ts'
 import { schemafieldInfo } from './schemafieldInfo.ts'
 import { siblings } from './siblings.ts'
@@ -90,12 +98,15 @@ import { tagProperties } from './tagProperties.ts'
 import { testResults } from './testResults.ts'
 import { upstreamLineage } from './upstreamLineage.ts'
 import { versionInfo } from './versionInfo.ts'
+import { versionProperties } from './versionProperties.ts'
+import { versionSetProperties } from './versionSetProperties.ts'
 import { viewProperties } from './viewProperties.ts'
 import {
   datasetKey, chartKey, dashboardKey, corpUserKey, corpGroupKey, tagKey, glossaryTermKey, dataPlatformKey,
   containerKey, dataFlowKey, dataJobKey, dataProcessInstanceKey, schemaFieldKey, glossaryNodeKey, assertionKey,
   queryKey, postKey, domainKey, dataProductKey, platformResourceKey, dataPlatformInstanceKey, mlFeatureKey,
   mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey, notebookKey,
+  structuredPropertyKey, ownershipTypeKey, roleKey, incidentKey, dataContractKey, versionSetKey,
 } from './keys.ts'
 
 export const BUILTIN_ASPECTS: readonly AspectSpec[] = [
@@ -103,21 +114,23 @@ export const BUILTIN_ASPECTS: readonly AspectSpec[] = [
   containerKey, dataFlowKey, dataJobKey, dataProcessInstanceKey, schemaFieldKey, glossaryNodeKey, assertionKey,
   queryKey, postKey, domainKey, dataProductKey, platformResourceKey, dataPlatformInstanceKey, mlFeatureKey,
   mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey, notebookKey,
-  assertionInfo, browsePaths, browsePathsV2, chartInfo, chartQuery, container, containerProperties,
+  structuredPropertyKey, ownershipTypeKey, roleKey, incidentKey, dataContractKey, versionSetKey,
+  actors, assertionInfo, browsePaths, browsePathsV2, chartInfo, chartQuery, container, containerProperties,
   corpGroupEditableInfo, corpGroupInfo, corpUserEditableInfo, corpUserInfo, corpUserStatus, cost, dashboardInfo,
-  dataFlowInfo, dataJobInfo, dataJobInputOutput, dataPlatformInfo, dataPlatformInstance,
-  dataPlatformInstanceProperties, dataProcessInstanceInput, dataProcessInstanceOutput, dataProcessInstanceProperties,
-  dataProcessInstanceRelationships, dataProductProperties, datasetDeprecation, datasetProperties, deprecation,
-  domainProperties, domains, editableChartProperties, editableContainerProperties, editableDashboardProperties,
-  editableDataFlowProperties, editableDataJobProperties, editableDatasetProperties, editableSchemaMetadata, embed,
-  globalTags, glossaryNodeInfo, glossaryRelatedTerms, glossaryTermInfo, glossaryTerms, groupMembership, inputFields,
-  institutionalMemory, intendedUse, mlFeatureProperties, mlFeatureTableProperties, mlModelCaveatsAndRecommendations,
-  mlModelDeploymentProperties, mlModelEthicalConsiderations, mlModelEvaluationData, mlModelFactorPrompts,
-  mlModelGroupProperties, mlModelMetrics, mlModelProperties, mlModelQuantitativeAnalyses, mlModelTrainingData,
-  mlPrimaryKeyProperties, nativeGroupMembership, notebookContent, notebookInfo, origin, ownership,
-  platformResourceInfo, postInfo, queryProperties, querySubjects, schemaMetadata, schemafieldInfo, siblings,
-  sourceCode, status, structuredProperties, subTypes, tagProperties, testResults, upstreamLineage, versionInfo,
-  viewProperties,
+  dataContractProperties, dataContractStatus, dataFlowInfo, dataJobInfo, dataJobInputOutput, dataPlatformInfo,
+  dataPlatformInstance, dataPlatformInstanceProperties, dataProcessInstanceInput, dataProcessInstanceOutput,
+  dataProcessInstanceProperties, dataProcessInstanceRelationships, dataProductProperties, datasetDeprecation,
+  datasetProperties, deprecation, domainProperties, domains, editableChartProperties, editableContainerProperties,
+  editableDashboardProperties, editableDataFlowProperties, editableDataJobProperties, editableDatasetProperties,
+  editableSchemaMetadata, embed, globalTags, glossaryNodeInfo, glossaryRelatedTerms, glossaryTermInfo, glossaryTerms,
+  groupMembership, incidentInfo, inputFields, institutionalMemory, intendedUse, mlFeatureProperties,
+  mlFeatureTableProperties, mlModelCaveatsAndRecommendations, mlModelDeploymentProperties,
+  mlModelEthicalConsiderations, mlModelEvaluationData, mlModelFactorPrompts, mlModelGroupProperties, mlModelMetrics,
+  mlModelProperties, mlModelQuantitativeAnalyses, mlModelTrainingData, mlPrimaryKeyProperties,
+  mlTrainingRunProperties, nativeGroupMembership, notebookContent, notebookInfo, origin, ownership,
+  ownershipTypeInfo, platformResourceInfo, postInfo, propertyDefinition, queryProperties, querySubjects,
+  roleProperties, schemaMetadata, schemafieldInfo, siblings, sourceCode, status, structuredProperties, subTypes,
+  tagProperties, testResults, upstreamLineage, versionInfo, versionProperties, versionSetProperties, viewProperties,
   assertionRunEvent, chartUsageStatistics, dashboardUsageStatistics, dataProcessInstanceRunEvent,
   datahubIngestionCheckpoint, datahubIngestionRunSummary, datasetProfile, datasetUsageStatistics, operation,
   queryUsageStatistics,

@@ -121,3 +121,18 @@ export const notebookKey = defineAspect('notebookKey', `${KEY}NotebookKey`, Type
   notebookTool: Part({ field: 'tool', type: 'KEYWORD', boost: 4, queryByDefault: true, facet: true }),
   notebookId: Part(),
 }))
+
+export const structuredPropertyKey = defineAspect('structuredPropertyKey', `${KEY}StructuredPropertyKey`, Type.Object({ id: Id() }))
+
+export const ownershipTypeKey = defineAspect('ownershipTypeKey', `${KEY}OwnershipTypeKey`, Type.Object({ id: Id() }))
+
+export const roleKey = defineAspect('roleKey', `${KEY}RoleKey`, Type.Object({ id: Id() }))
+
+export const incidentKey = defineAspect('incidentKey', `${KEY}IncidentKey`, Type.Object({ id: Id() }))
+
+export const dataContractKey = defineAspect('dataContractKey', `${KEY}DataContractKey`, Type.Object({ id: Id() }))
+
+export const versionSetKey = defineAspect('versionSetKey', `${KEY}VersionSetKey`, Type.Object({
+  id: Id(),
+  entityType: Part({ field: 'versionedType', type: 'KEYWORD' }),
+}))
