@@ -29,10 +29,11 @@ export interface Searchable {
   /** Facet buckets show the urn's id part ("foo") instead of the whole urn. */
   facetKey?: 'id'
   /**
-   * The annotated value is a list of records forming one path (browsePathsV2): their `joinPath` fields, then the
-   * entity's own urn, joined with `/` (a `/` inside a segment is written `%2F`). An empty list gives no value.
+   * The annotated value is a list of records forming one path (browsePathsV2): of each record the first present of
+   * the `joinPath` fields, then the entity's own urn, joined with `/` (a `/` inside a segment is written `%2F`).
+   * An empty list gives no value.
    */
-  joinPath?: string
+  joinPath?: string[]
 }
 
 /** `relationship` annotation: the field holds urns this entity points to. */

@@ -23,12 +23,13 @@ export function isRemoved(aspects: ReadonlyMap<string, unknown>): boolean {
 }
 
 /**
- * One `/` path from a list of records (browsePathsV2 entries): their `key` fields, then the entity's urn, each segment
- * with `/` written `%2F`; undefined for an empty list or one with a record lacking the key.
+ * One `/` path from a list of records (browsePathsV2 entries): of each the first of `keys` it has, then the entity's
+ * urn, each segment with `/` written `%2F`; undefined for an empty list or one with a record lacking every key.
  */
-export function joinedPath(entries: unknown, key: string, urn: string): string | undefined {
+export function joinedPath(entries: unknown, keys: readonly string[], urn: string): string | undefined {
   if (!Array.isArray(entries) || entries.length === 0) return undefined
-  const ids = entries.map((e) => (e && typeof e === 'object' ? (e as Record<string, unknown>)[key] : undefined))
+  const pick = (e: Record<string, unknown>) => keys.map((k) => e[k]).find((v) => typeof v === 'string' && v.length > 0)
+  const ids = entries.map((e) => (e && typeof e === 'object' ? pick(e as Record<string, unknown>) : undefined))
   if (!ids.every((id): id is string => typeof id === 'string' && id.length > 0)) return undefined
   return `/${[...ids, urn].map((s) => s.replaceAll('/', '%2F')).join('/')}`
 }

@@ -52,9 +52,11 @@ test('lineage relationships and their direction come from annotations', () => {
 test('browsePathsV2 becomes one browsePaths value ending with the entity urn; an empty path none', () => {
   const container = 'urn:svc:container:abc'
   const chart = 'urn:svc:chart:(looker,1)'
-  assert.is(joinedPath([{ id: 'Folders' }, { id: container, urn: container }], 'id', chart), `/Folders/${container}/${chart}`)
-  assert.is(joinedPath([{ id: 'a/b' }], 'id', chart), `/a%2Fb/${chart}`)
-  assert.is(joinedPath([], 'id', chart), undefined)
+  const keys = ['urn', 'id']
+  assert.is(joinedPath([{ id: 'Folders' }, { id: container, urn: container }], keys, chart), `/Folders/${container}/${chart}`)
+  assert.is(joinedPath([{ id: 'workspace', urn: container }, { id: 'library' }], keys, chart), `/${container}/library/${chart}`)
+  assert.is(joinedPath([{ id: 'a/b' }], keys, chart), `/a%2Fb/${chart}`)
+  assert.is(joinedPath([], keys, chart), undefined)
   const doc = searchDocument(registry, registry.entity('chart'), chart, new Map<string, unknown>([
     ['chartKey', { dashboardTool: 'looker', chartId: '1' }],
     ['browsePaths', { paths: ['/looker/1'] }],
