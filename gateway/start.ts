@@ -7,6 +7,7 @@ import { openModel, type Model } from '../model/runtime.ts'
 import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
 import type { GatewayDeps } from './deps.ts'
 import { buildServer } from './server.ts'
+import { withReferenceCleanup } from './referenceCleanup.ts'
 import { QueueWriter } from './writeQueue.ts'
 
 export interface RunningGateway {
@@ -17,11 +18,12 @@ export interface RunningGateway {
 }
 
 export async function startGateway(config: Config, log: Logger): Promise<RunningGateway> {
-  const redis = connectForRequests(config.redisUrl, 'svc-gateway')
-  const queueConnection = connectForQueues(config.redisUrl, 'svc-gateway-queue')
+  const redis = connectForRequests(config, 'svc-gateway')
+  const queueConnection = connectForQueues(config, 'svc-gateway-queue')
   const model = await openModel(config, redis)
-  const writer = new QueueWriter(config, queueConnection, model.keys)
-  await writer.ready()
+  const queueWriter = new QueueWriter(config, queueConnection, model.keys)
+  await queueWriter.ready()
+  const writer = withReferenceCleanup(queueWriter, model)
   const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys) }
   const server = buildServer(deps)
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))

@@ -29,6 +29,7 @@ export const ERRORS = {
   PAYLOAD_TOO_LARGE: { status: 413, message: 'the request body is too large' },
   OVERLOADED: { status: 503, message: 'the write queues are full; retry later' },
   WRITE_NOT_CONFIRMED: { status: 503, message: 'the write was queued but not confirmed in time; it may still be applied' },
+  NOT_REPLICATED: { status: 503, message: 'the write was applied on its primary but not acknowledged by enough replicas in time; retry it' },
   UNAVAILABLE: { status: 503, message: 'the backing store is unavailable' },
   INTERNAL: { status: 500, message: 'internal error' },
 } as const satisfies Record<string, ErrorEntry>

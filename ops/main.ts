@@ -14,7 +14,7 @@ import { startEmbeddedRedis, type EmbeddedRedis } from './embeddedRedis.ts'
 const config = loadConfig()
 const log = createLogger(config.logLevel, 'svc')
 let embedded: EmbeddedRedis | undefined
-if (!config.redisUrl) {
+if (!config.redisUrl && config.redisCluster.length === 0) {
   try {
     embedded = await startEmbeddedRedis({ dataDir: config.dataDir, appendFsync: config.appendFsync, module: config.redisearchModule || undefined })
   } catch (err) {

@@ -16,11 +16,11 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(config: Config, log: Logger, events: ConsumerEvents = {}): Promise<RunningWorkers> {
-  const storeConnection = connectForQueues(config.redisUrl, 'svc-worker-store')
-  const queueConnection = connectForQueues(config.redisUrl, 'svc-worker-queue')
+  const storeConnection = connectForQueues(config, 'svc-worker-store')
+  const queueConnection = connectForQueues(config, 'svc-worker-queue')
   const model = await openModel(config, storeConnection)
   await limitPartitions(queueConnection, model.keys, config.partitions)
-  const deps = { registry: model.registry, store: model.store, plan: model.plan, onConflict: () => casConflicts.inc() }
+  const deps = { registry: model.registry, store: model.store, edges: model.edges, plan: model.plan, onConflict: () => casConflicts.inc() }
   const workers = startConsumers(config, queueConnection, model.keys, deps, {
     onApplied: (partition, job, millis) => {
       jobsApplied.inc({ partition: String(partition) })

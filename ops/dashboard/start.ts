@@ -13,8 +13,8 @@ export interface RunningDashboard {
 }
 
 export async function startDashboard(config: Config, log: Logger): Promise<RunningDashboard> {
-  const redis = connectForRequests(config.redisUrl, 'svc-dashboard')
-  const keys = new Keys(config.keyPrefix)
+  const redis = connectForRequests(config, 'svc-dashboard')
+  const keys = new Keys(config.keyPrefix, config.shards)
   const { app, queues } = buildDashboard(config, redis, keys, new TokenStore(redis, keys))
   const server = await new Promise<Server>((resolve) => { const s = app.listen(config.dashboardPort, config.host, () => resolve(s)) })
   const { port } = server.address() as { port: number }

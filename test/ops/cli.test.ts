@@ -15,7 +15,7 @@ import { renderProgress } from '../../ops/cli/progress.ts'
 import { summarize } from '../../ops/cli/summary.ts'
 import { fixture, isInSpec } from '../helpers/fixtures.ts'
 import { deleteKeys as deleteStoredKeys } from '../helpers/store.ts'
-import { startService, type TestService } from '../helpers/service.ts'
+import { startService, type TestService, redisEnv } from '../helpers/service.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const UPSTREAM = 'test/fixtures/upstream/'
@@ -58,7 +58,7 @@ t.after(async (ctx) => { await ctx.svc.close() })
 /** Runs `node ops/cli/main.ts ...args` with the environment of the service under test. */
 function cli(svc: TestService, ...args: string[]): Promise<Result> {
   const env = {
-    ...process.env, REDIS_URL: svc.config.redisUrl, KEY_PREFIX: svc.config.keyPrefix, PARTITIONS: String(svc.config.partitions),
+    ...process.env, ...redisEnv(svc.config),
     SEARCH_ENGINE: svc.config.searchEngine, SVC_URL: svc.url, SVC_TOKEN: '', LOG_LEVEL: 'silent',
   }
   const child = spawn(process.execPath, ['ops/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -155,8 +155,8 @@ t('token create, list and revoke', async (ctx) => {
 t('restore --rebuild after index keys were lost makes search whole again', async ({ svc }) => {
   const before = await search(svc, '*')
   assert.ok(before.numEntities >= 7)
-  assert.ok((await deleteKeys(svc, 'ix:*')) > 0)
-  assert.ok((await deleteKeys(svc, 'br:*')) > 0)
+  assert.ok((await deleteKeys(svc, '{*}:ix:*')) > 0)
+  assert.ok((await deleteKeys(svc, '{*}:br:*')) > 0)
   assert.is((await search(svc, '*')).numEntities, 0)
   const r = await cli(svc, 'restore', '--rebuild', '--batch-size', '25')
   assert.is(r.code, 0, show(r))
@@ -213,7 +213,7 @@ t('queues prints the job counts of every partition', async ({ svc }) => {
   const r = await cli(svc, 'queues')
   assert.is(r.code, 0, show(r))
   assert.match(r.stdout, /^PARTITION\s+QUEUE\s+WAITING\s+ACTIVE\s+COMPLETED\s+FAILED\s+DELAYED$/m)
-  for (let p = 0; p < svc.config.partitions; p++) assert.match(r.stdout, new RegExp(`^${p}\\s+ingest-${p}\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+$`, 'm'))
+  for (let p = 0; p < svc.config.partitions; p++) assert.match(r.stdout, new RegExp(`^${p}\\s+\\{ingest-${p}\\}\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+$`, 'm'))
   const completed = r.stdout.split('\n').slice(1).filter(Boolean).reduce((n, line) => n + Number(line.split(/\s+/)[4]), 0)
   assert.ok(completed > 0, 'the ingests above went through the queues')
 })
