@@ -135,6 +135,17 @@ export async function restoreIndices(model: Model, submit: Submit, args: Restore
   }
 }
 
+/** Restores every row, batch after batch; answers the rows restored. */
+export async function restoreAll(model: Model, submit: Submit, batchSize: number): Promise<number> {
+  let restored = 0
+  for (let start: number | null = 0; start !== null;) {
+    const result: RestoreResult = await restoreIndices(model, submit, { start, batchSize })
+    restored += result.rowsRestored
+    start = result.nextStart
+  }
+  return restored
+}
+
 /**
  * Urns the search indexes list (stored documents, native live sets) that have no stored rows. Entries that no
  * document explains (a stray urn in a posting or a browse folder) are only dropped by a full rebuild.

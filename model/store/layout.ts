@@ -11,14 +11,20 @@ export const legacyMarkers = (prefix: string): string[] => [`${prefix}rows`, `${
 
 export class LayoutError extends Error {}
 
+/** Whether the store holds data of the layout before shards (what is left of it, after an interrupted migration). */
+export async function hasLegacyData(redis: RedisClient, prefix: string): Promise<boolean> {
+  return (await Promise.all(legacyMarkers(prefix).map((k) => redis.exists(k)))).some((n) => n > 0)
+}
+
 /** Records the layout on a new store, or checks it on an existing one; throws LayoutError with what to do. */
 export async function ensureLayout(redis: RedisClient, keys: Keys): Promise<void> {
   const recorded = await redis.hgetall(keys.layout())
+  if (await hasLegacyData(redis, keys.prefix)) {
+    throw new LayoutError(recorded.version === undefined
+      ? `the store under KEY_PREFIX "${keys.prefix}" was written by an earlier version (one key layout, no shards): move it first with \`npm run svc -- migrate\``
+      : `the store under KEY_PREFIX "${keys.prefix}" is half-way through a migration: finish it with \`npm run svc -- migrate\``)
+  }
   if (recorded.version === undefined) {
-    const legacy = (await Promise.all(legacyMarkers(keys.prefix).map((k) => redis.exists(k)))).some((n) => n > 0)
-    if (legacy) {
-      throw new LayoutError(`the store under KEY_PREFIX "${keys.prefix}" was written by an earlier version (one key layout, no shards): move it first with \`npm run svc -- migrate\``)
-    }
     await redis.hsetnx(keys.layout(), 'version', String(LAYOUT_VERSION))
     await redis.hsetnx(keys.layout(), 'shards', String(keys.shards))
     return ensureLayout(redis, keys)
@@ -27,6 +33,6 @@ export async function ensureLayout(redis: RedisClient, keys: Keys): Promise<void
     throw new LayoutError(`the store under KEY_PREFIX "${keys.prefix}" has key layout ${recorded.version}; this version reads layout ${LAYOUT_VERSION}`)
   }
   if (Number(recorded.shards) !== keys.shards) {
-    throw new LayoutError(`the store under KEY_PREFIX "${keys.prefix}" is cut into ${recorded.shards} shards but SHARDS is ${keys.shards}: set SHARDS=${recorded.shards}, or move the data with \`npm run svc -- migrate --shards ${keys.shards}\``)
+    throw new LayoutError(`the store under KEY_PREFIX "${keys.prefix}" is cut into ${recorded.shards} shards but SHARDS is ${keys.shards}: set SHARDS=${recorded.shards} (the shard count is fixed per store)`)
   }
 }

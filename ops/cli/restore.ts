@@ -5,15 +5,14 @@
  * batch) is saved after each batch so an interrupted run continues with `--resume`; `--rebuild` first deletes
  * every index key and ends by sweeping orphaned entries.
  */
-import { QueueWriter } from '../../gateway/writeQueue.ts'
-import { SYSTEM_ACTOR } from '../../model/jobs.ts'
-import { indexKeyPatterns, likePrefix, restoreIndices, sweepOrphans, type Submit } from '../../model/restore.ts'
+import { indexKeyPatterns, likePrefix, restoreIndices, sweepOrphans } from '../../model/restore.ts'
 import type { Model } from '../../model/runtime.ts'
 import { SEP, type Keys } from '../../model/store/keys.ts'
-import { connectForQueues, scanKeys, type RedisClient } from '../../model/store/redis.ts'
+import { scanKeys, type RedisClient } from '../../model/store/redis.ts'
 import { parse, positiveInt, UsageError } from './args.ts'
 import { formatRate, startProgress } from './progress.ts'
 import { withModel } from './redis.ts'
+import { withSubmit } from './submit.ts'
 
 export const usage = 'restore [--urn U] [--urnLike P] [--aspect A] [--batch-size N] [--rebuild] [--resume]'
 
@@ -44,19 +43,6 @@ async function rowEstimate(model: Model, f: Filters): Promise<number> {
     ? model.redis.zlexcount(model.keys.rows(shard), `[${prefix}`, `[${prefix}\xff`)
     : model.redis.zcard(model.keys.rows(shard))))
   return counts.reduce((a, b) => a + b, 0)
-}
-
-/** Runs `fn` with a way to apply write items through the queues (the running workers apply them). */
-async function withSubmit<T>(model: Model, fn: (submit: Submit) => Promise<T>): Promise<T> {
-  const connection = connectForQueues(model.config, 'svc-cli-queue')
-  const writer = new QueueWriter(model.config, connection, model.keys)
-  try {
-    await writer.ready()
-    return await fn((items) => writer.submit(items, SYSTEM_ACTOR))
-  } finally {
-    await writer.close()
-    connection.disconnect()
-  }
 }
 
 /** Runs the command; answers the exit code. */
