@@ -6,7 +6,7 @@
  */
 import { parse } from 'uvu/parse'
 import { run } from 'uvu/run'
-import { startRedisCluster } from './helpers/redisCluster.ts'
+import { startRedisCluster } from '../ops/localCluster.ts'
 import { searchModulePath, startPlainRedis, startSearchRedis } from './helpers/redisServer.ts'
 
 process.env.FORCE_COLOR = '0'

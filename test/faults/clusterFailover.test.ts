@@ -8,7 +8,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FULL, historyProblems, storedValues, writeUntil, type WriteRecord } from '../helpers/faults.ts'
-import { startRedisCluster, type LocalCluster } from '../helpers/redisCluster.ts'
+import { startRedisCluster, type LocalCluster } from '../../ops/localCluster.ts'
 import { httpCall, onCluster, startService, type TestService } from '../helpers/service.ts'
 
 const KILLS = FULL ? 3 : 1

@@ -20,8 +20,11 @@ import { nativeDocumentOps } from './documentOps.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-1.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-1.lua')
-/** Suggestion entries scanned per autocomplete and shard (distinct suggestions are fewer). */
-const AUTOCOMPLETE_SCAN = 1000
+/**
+ * Suggestion entries scanned per autocomplete and shard: a few times the suggestions asked for (entries come in
+ * the order of their text, so the first ones are the best candidates), within bounds.
+ */
+const autocompleteScan = (limit: number): number => Math.min(1000, Math.max(50, limit * 5))
 
 function encodeCriteria(list: readonly Criterion[]): string[] {
   const out = [String(list.length)]
@@ -104,7 +107,7 @@ export class NativeEngine implements SearchEngine {
 
   async autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]> {
     const target = this.scriptTarget(shard, query.entity)
-    const args = [target.prefix, target.tmp, normalizeSuggestion(query.query), String(AUTOCOMPLETE_SCAN), ...encodeFilter(query.filter)]
+    const args = [target.prefix, target.tmp, normalizeSuggestion(query.query), String(query.filter.length > 0 ? 1000 : autocompleteScan(query.limit)), ...encodeFilter(query.filter)]
     const raw = (await autocompleteScript.run(this.redis, target.keys, args)) as string[]
     const found: Suggestion[] = []
     for (let i = 0; i < raw.length; i += 2) found.push({ text: raw[i]!, whole: raw[i + 1] === '1' })

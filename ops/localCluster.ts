@@ -1,5 +1,5 @@
 /**
- * A local Redis Cluster for tests and benchmarks, from plain redis-server processes: `masters` masters with
+ * A local Redis Cluster for tests and benchmarks (test/runPass.ts, ops/bench/), from plain redis-server processes: `masters` masters with
  * `replicas` replicas each (`--cluster-enabled yes`), joined by `redis-cli --cluster create`, on free ports, under
  * a temporary folder. No Docker. Nodes can be killed and restarted (fault tests: a master dies, its replica takes
  * over).
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { Redis } from 'ioredis'
-import { freePort } from '../../ops/embeddedRedis.ts'
+import { freePort } from './embeddedRedis.ts'
 
 const run = promisify(execFile)
 
@@ -39,8 +39,10 @@ export interface ClusterOptions {
   replicas?: number
   /** RediSearch module to load into every node. */
   module?: string
-  /** Persist with the append-only file (fault tests); off by default. */
+  /** Persist with the append-only file (fault tests, benchmarks); off by default. */
   appendOnly?: boolean
+  /** appendfsync with the append-only file (default always). */
+  appendFsync?: 'always' | 'everysec' | 'no'
 }
 
 /** A free port whose cluster bus port (port + 10000) is free too. */
@@ -62,7 +64,7 @@ function spawnNode(dir: string, port: number, options: ClusterOptions): ChildPro
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
     '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000', '--dir', dir, '--save', '',
     '--dbfilename', `dump-${port}.rdb`, '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`,
-    '--appendonly', options.appendOnly ? 'yes' : 'no', '--appendfsync', 'always', '--cluster-replica-validity-factor', '0']
+    '--appendonly', options.appendOnly ? 'yes' : 'no', '--appendfsync', options.appendFsync ?? 'always', '--cluster-replica-validity-factor', '0']
   if (options.module) args.push('--loadmodule', resolve(options.module))
   const child = spawn('redis-server', args, { stdio: 'ignore' })
   child.on('error', () => {})
