@@ -50,8 +50,10 @@ export class FtConnection {
 
   /** Runs an @redis/search command on `index` (its arguments after the index name), its reply transformed. */
   async ft<C extends Command>(command: C, index: string, ...args: unknown[]): Promise<ReturnType<NonNullable<C['transformReply']>>> {
-    const reply = await this.raw(index, (command.transformArguments as (...a: unknown[]) => string[])(index, ...args), (command as unknown) !== FT.CREATE)
-    return (command.transformReply ? (command.transformReply as (r: unknown) => unknown)(reply) : reply) as ReturnType<NonNullable<C['transformReply']>>
+    const built = (command.transformArguments as (...a: unknown[]) => string[] & { preserve?: unknown })(index, ...args)
+    const reply = await this.raw(index, built, (command as unknown) !== FT.CREATE)
+    // `preserve` is what node-redis hands transformReply besides the reply (e.g. FT.SEARCH without document fields).
+    return (command.transformReply ? (command.transformReply as (r: unknown, p: unknown) => unknown)(reply, built.preserve) : reply) as ReturnType<NonNullable<C['transformReply']>>
   }
 
   /**
