@@ -74,17 +74,24 @@ export class EdgeStore {
     return found
   }
 
-  /** Drops incoming entries of `urn` (through `types`, in every shard) whose source no longer points here. */
+  /**
+   * Drops incoming entries of `urn` (through `types`, in every shard) whose source no longer points here. Each
+   * entry is checked with one read; only an entry that looks stale is removed, by a script that checks again.
+   */
   async dropStaleIncoming(urn: string, types: readonly string[]): Promise<number> {
-    let dropped = 0
-    await Promise.all(types.flatMap((type) => this.keys.allShards().map(async (shard) => {
+    const entries = (await Promise.all(types.flatMap((type) => this.keys.allShards().map(async (shard) => {
       const inKey = this.keys.edgesIn(shard, urn, type)
-      for (const source of await this.redis.zrange(inKey, 0, -1)) {
-        // An entry outside its source's shard cannot be backed by it (written by hand or by an older layout).
-        if (this.keys.shardOf(source) !== shard) dropped += await this.redis.zrem(inKey, source)
-        else dropped += Number(await unlinkStaleScript.run(this.redis, [inKey, this.keys.edgesOut(source, type)], [source, urn]))
-      }
-    })))
+      return (await this.redis.zrange(inKey, 0, -1)).map((source) => ({ type, shard, inKey, source }))
+    })))).flat()
+    if (entries.length === 0) return 0
+    const backed = await Promise.all(entries.map((e) => this.keys.shardOf(e.source) === e.shard ? this.redis.zscore(this.keys.edgesOut(e.source, e.type), urn) : null))
+    let dropped = 0
+    for (const [i, e] of entries.entries()) {
+      if (backed[i] !== null) continue
+      // An entry outside its source's shard cannot be backed by it (written by hand or by an older layout).
+      if (this.keys.shardOf(e.source) !== e.shard) dropped += await this.redis.zrem(e.inKey, e.source)
+      else dropped += Number(await unlinkStaleScript.run(this.redis, [e.inKey, this.keys.edgesOut(e.source, e.type)], [e.source, urn]))
+    }
     return dropped
   }
 }
