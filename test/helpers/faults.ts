@@ -84,6 +84,8 @@ export interface WriteRecord {
   sent: string[]
   acked: Set<string>
   errors: number
+  /** The errors by status and code (`503 WRITE_NOT_CONFIRMED`; `0` when no answer came). */
+  failures: Map<string, number>
   latencies: number[]
 }
 
@@ -94,7 +96,7 @@ export function displayNameProposal(urn: string, value: string) {
 
 /** Writes to `urn` one write at a time until `until()` says stop; errors are counted, never retried. */
 export async function writeUntil(baseUrl: () => string, urn: string, until: () => boolean): Promise<WriteRecord> {
-  const record: WriteRecord = { urn, sent: [], acked: new Set(), errors: 0, latencies: [] }
+  const record: WriteRecord = { urn, sent: [], acked: new Set(), errors: 0, failures: new Map(), latencies: [] }
   for (let n = 1; !until(); n++) {
     const value = `${urn.split(':').pop()}-${n}`
     record.sent.push(value)
@@ -104,6 +106,8 @@ export async function writeUntil(baseUrl: () => string, urn: string, until: () =
     if (res.status === 200) record.acked.add(value)
     else {
       record.errors++
+      const kind = `${res.status}${res.body?.code ? ` ${res.body.code}` : ''}`
+      record.failures.set(kind, (record.failures.get(kind) ?? 0) + 1)
       await new Promise((r) => setTimeout(r, 100))
     }
   }
@@ -185,21 +189,77 @@ export async function drained(cluster: Cluster, timeoutMs = 60_000): Promise<voi
 }
 
 /**
- * Stops the writers, waits for the queues to drain, and checks every writer's history (historyProblems must be
- * empty); answers the records and how many acknowledged writes were found and how many client errors were seen.
+ * The display names each user's change log holds, oldest first: one entry per applied change, so a job applied
+ * twice (a retry that was not a no-op) would show here even where the versions look right.
  */
-export async function finishWriters(cluster: Cluster, writers: Promise<WriteRecord>[], stop: () => void): Promise<{ records: WriteRecord[]; acked: number; found: number; errors: number; problems: string[] }> {
+export async function changeLogNames(cluster: Cluster): Promise<Map<string, string[]>> {
+  const redis = new Redis(cluster.redis.url)
+  try {
+    const byUrn = new Map<string, string[]>()
+    for (const [, fields] of await redis.xrange(`${cluster.env.KEY_PREFIX}mcl`, '-', '+')) {
+      const entry: Record<string, string> = {}
+      for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!
+      if (entry.aspectName !== 'corpUserInfo' || entry.changeType !== 'UPSERT') continue
+      const aspect = JSON.parse(entry.aspect!) as { displayName?: string; value?: { displayName?: string } }
+      const name = aspect.displayName ?? aspect.value?.displayName
+      if (!byUrn.has(entry.entityUrn!)) byUrn.set(entry.entityUrn!, [])
+      byUrn.get(entry.entityUrn!)!.push(String(name))
+    }
+    return byUrn
+  } finally {
+    redis.disconnect()
+  }
+}
+
+/**
+ * Stops the writers, waits for the queues to drain, and checks every writer's history (historyProblems must be
+ * empty, and the change log must list the stored versions exactly once each); answers the records and how many
+ * acknowledged writes were found and how many client errors were seen.
+ */
+export async function finishWriters(cluster: Cluster, writers: Promise<WriteRecord>[], stop: () => void): Promise<{ records: WriteRecord[]; acked: number; found: number; errors: number; failures: string; problems: string[] }> {
   stop()
   const records = await Promise.all(writers)
   await drained(cluster)
   let acked = 0
   let found = 0
   const problems: string[] = []
+  const logged = await changeLogNames(cluster)
   for (const record of records) {
     const stored = await storedValues(cluster.url, record.urn)
     problems.push(...historyProblems(record, stored).map((p) => `${record.urn}: ${p}`))
+    const log = logged.get(record.urn) ?? []
+    if (log.join('\n') !== stored.join('\n')) problems.push(`${record.urn}: the change log has ${log.length} entries for ${stored.length} stored versions`)
     acked += record.acked.size
     found += stored.filter((v) => record.acked.has(v)).length
   }
-  return { records, acked, found, errors: records.reduce((n, r) => n + r.errors, 0), problems }
+  const failures = new Map<string, number>()
+  for (const r of records) for (const [kind, n] of r.failures) failures.set(kind, (failures.get(kind) ?? 0) + n)
+  return { records, acked, found, errors: records.reduce((n, r) => n + r.errors, 0), failures: [...failures].map(([k, n]) => `${k} x${n}`).join(', '), problems }
+}
+
+/** A job in a partition queue, by the keys BullMQ keeps for it. */
+export interface QueuedJob { partition: number; id: string }
+
+/** The write jobs active (taken by a worker, not finished) right now, in every partition queue. */
+export async function activeJobs(redis: Redis, cluster: Cluster): Promise<QueuedJob[]> {
+  const prefix = `${cluster.env.KEY_PREFIX}q`
+  const lists = await Promise.all(Array.from({ length: Number(cluster.env.PARTITIONS) }, (_, p) => redis.lrange(`${prefix}:ingest-${p}:active`, 0, -1)))
+  return lists.flatMap((ids, partition) => ids.map((id) => ({ partition, id })))
+}
+
+/**
+ * Waits until `job` finished; answers when (ms since the epoch) and how often it was found stalled (its worker
+ * died holding it), or undefined when BullMQ already removed it.
+ */
+export async function jobOutcome(redis: Redis, cluster: Cluster, job: QueuedJob, timeoutMs = 30_000): Promise<{ finishedOn: number; stalled: number } | undefined> {
+  const key = `${cluster.env.KEY_PREFIX}q:ingest-${job.partition}:${job.id}`
+  let outcome: { finishedOn: number; stalled: number } | undefined
+  await eventually(async () => {
+    const [finishedOn, stalled, exists] = await Promise.all([redis.hget(key, 'finishedOn'), redis.hget(key, 'stc'), redis.exists(key)])
+    if (!exists) return true
+    if (!finishedOn) return false
+    outcome = { finishedOn: Number(finishedOn), stalled: Number(stalled ?? 0) }
+    return true
+  }, timeoutMs, `job ${job.id} to finish`)
+  return outcome
 }
