@@ -1,7 +1,7 @@
 /**
  * Bad input the fuzzer (fuzz.test.ts) found mishandled, one plain test each, so that each fault reads on its own:
  * query parameters given as objects, urns with lone surrogates, bodies that are not UTF-8, an over-long request
- * line. Each must be a 4xx with the error body of SEMANTICS.md, and nothing may be stored.
+ * line. Each must be a 4xx with the catalogue's error body, and nothing may be stored.
  */
 import net from 'node:net'
 import { Redis } from 'ioredis'
