@@ -23,6 +23,10 @@ export interface Config {
   dataDir: string
   appendFsync: 'always' | 'everysec' | 'no'
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /**
+   * A worker's job lock; a live worker renews it every half of it. A killed worker's job is retried once the lock
+   * expired and the next stalled check ran: within lockDurationMs + stalledIntervalMs.
+   */
   lockDurationMs: number
   stalledIntervalMs: number
   changeLogMaxLen: number
@@ -67,8 +71,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR ?? 'data',
     appendFsync: oneOf(env, 'APPENDFSYNC', ['always', 'everysec', 'no'] as const, 'always'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
-    lockDurationMs: int(env, 'LOCK_DURATION_MS', 10_000),
-    stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 5_000),
+    lockDurationMs: int(env, 'LOCK_DURATION_MS', 2_000),
+    stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 1_000),
     changeLogMaxLen: int(env, 'CHANGELOG_MAXLEN', 100_000),
     registryFile: env.REGISTRY_FILE ?? '',
     redisearchModule: env.REDISEARCH_MODULE ?? '',

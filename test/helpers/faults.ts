@@ -36,8 +36,9 @@ export async function startCluster(workers: number, env: Record<string, string> 
   const redis = await startEmbeddedRedis({ dataDir, appendFsync: 'always' })
   const port = await freePort()
   const base = {
+    // The worker lock and stalled check are the defaults: the fault tests measure what a deployment gets.
     REDIS_URL: redis.url, PORT: String(port), KEY_PREFIX: `f:${randomUUID().slice(0, 8)}:`, PARTITIONS: '4', LOG_LEVEL: 'warn',
-    LOCK_DURATION_MS: '2000', STALLED_INTERVAL_MS: '1000', WRITE_TIMEOUT_MS: '30000', ...env,
+    WRITE_TIMEOUT_MS: '30000', ...env,
   }
   const startGateway = async () => {
     const g = spawnService('gateway/main.ts', base)
@@ -84,7 +85,7 @@ export interface WriteRecord {
   sent: string[]
   acked: Set<string>
   errors: number
-  /** The errors by status and code (`503 WRITE_NOT_CONFIRMED`; `0` when no answer came). */
+  /** The errors by status and code (`503 WRITE_NOT_CONFIRMED`; `0` when no answer came within ANSWER_WITHIN_MS). */
   failures: Map<string, number>
   latencies: number[]
 }
@@ -94,14 +95,35 @@ export function displayNameProposal(urn: string, value: string) {
   return { proposal: { entityType: 'corpuser', entityUrn: urn, changeType: 'UPSERT', aspectName: 'corpUserInfo', aspect: { value: JSON.stringify({ active: true, displayName: value }), contentType: 'application/json' } } }
 }
 
-/** Writes to `urn` one write at a time until `until()` says stop; errors are counted, never retried. */
+/** How long a writer waits for an answer before it counts the write as unanswered (status 0). */
+export const ANSWER_WITHIN_MS = 10_000
+
+/** POSTs a proposal; status 0 when no answer came within ANSWER_WITHIN_MS (or the connection failed). */
+async function postProposal(base: string, body: unknown): Promise<{ status: number; body: any }> {
+  try {
+    const res = await fetch(`${base}/aspects?action=ingestProposal`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+    })
+    const text = await res.text()
+    let parsed: unknown
+    try { parsed = JSON.parse(text) } catch { /* not JSON */ }
+    return { status: res.status, body: parsed }
+  } catch {
+    return { status: 0, body: undefined }
+  }
+}
+
+/**
+ * Writes to `urn` one write at a time until `until()` says stop; errors (and writes not answered within
+ * ANSWER_WITHIN_MS) are counted, never retried.
+ */
 export async function writeUntil(baseUrl: () => string, urn: string, until: () => boolean): Promise<WriteRecord> {
   const record: WriteRecord = { urn, sent: [], acked: new Set(), errors: 0, failures: new Map(), latencies: [] }
   for (let n = 1; !until(); n++) {
     const value = `${urn.split(':').pop()}-${n}`
     record.sent.push(value)
     const t0 = performance.now()
-    const res = await httpCall(baseUrl(), 'POST', '/aspects?action=ingestProposal', displayNameProposal(urn, value)).catch(() => ({ status: 0, body: undefined }))
+    const res = await postProposal(baseUrl(), displayNameProposal(urn, value))
     record.latencies.push(performance.now() - t0)
     if (res.status === 200) record.acked.add(value)
     else {
