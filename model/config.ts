@@ -21,6 +21,8 @@ export interface Config {
   adminToken: string
   /** Folder of the embedded redis-server's append-only file. */
   dataDir: string
+  /** Port of the embedded redis-server (0: a free one). */
+  embeddedRedisPort: number
   appendFsync: 'always' | 'everysec' | 'no'
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
   /**
@@ -69,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authEnabled: oneOf(env, 'AUTH_ENABLED', ['true', 'false'] as const, 'false') === 'true',
     adminToken: env.ADMIN_TOKEN ?? '',
     dataDir: env.DATA_DIR ?? 'data',
+    embeddedRedisPort: int(env, 'EMBEDDED_REDIS_PORT', 6380),
     appendFsync: oneOf(env, 'APPENDFSYNC', ['always', 'everysec', 'no'] as const, 'always'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
     lockDurationMs: int(env, 'LOCK_DURATION_MS', 2_000),
