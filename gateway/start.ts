@@ -26,7 +26,10 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   const writer = withReferenceCleanup(queueWriter, model)
   const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys) }
   const server = buildServer(deps)
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => { server.off('error', reject); resolve() })
+  })
   const address = server.address()
   const url = `http://${config.host}:${address.port}`
   log.notice('gateway listening', { url, engine: model.engine.name, partitions: config.partitions })

@@ -29,8 +29,14 @@ export interface Config {
   adminToken: string
   /** Folder of the embedded redis-server's append-only file. */
   dataDir: string
+  /** Port of the embedded redis-server (0: a free one). */
+  embeddedRedisPort: number
   appendFsync: 'always' | 'everysec' | 'no'
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /**
+   * A worker's job lock; a live worker renews it every half of it. A killed worker's job is retried once the lock
+   * expired and the next stalled check ran: within lockDurationMs + stalledIntervalMs.
+   */
   lockDurationMs: number
   stalledIntervalMs: number
   changeLogMaxLen: number
@@ -85,10 +91,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authEnabled: oneOf(env, 'AUTH_ENABLED', ['true', 'false'] as const, 'false') === 'true',
     adminToken: env.ADMIN_TOKEN ?? '',
     dataDir: env.DATA_DIR ?? 'data',
+    embeddedRedisPort: int(env, 'EMBEDDED_REDIS_PORT', 6380),
     appendFsync: oneOf(env, 'APPENDFSYNC', ['always', 'everysec', 'no'] as const, 'always'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
-    lockDurationMs: int(env, 'LOCK_DURATION_MS', 10_000),
-    stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 5_000),
+    lockDurationMs: int(env, 'LOCK_DURATION_MS', 2_000),
+    stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 1_000),
     changeLogMaxLen: int(env, 'CHANGELOG_MAXLEN', 100_000),
     registryFile: env.REGISTRY_FILE ?? '',
     redisearchModule: env.REDISEARCH_MODULE ?? '',

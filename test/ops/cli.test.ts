@@ -11,8 +11,9 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { durationMs } from '../../ops/cli/args.ts'
 import { batchesOf } from '../../ops/cli/batches.ts'
-import { renderProgress } from '../../ops/cli/progress.ts'
-import { summarize } from '../../ops/cli/summary.ts'
+import { renderProgress, startProgress } from '../../ops/cli/progress.ts'
+import { formatSummary, summarize } from '../../ops/cli/summary.ts'
+import { entityTypeOf } from '../../ops/cli/records.ts'
 import { fixture, isInSpec } from '../helpers/fixtures.ts'
 import { deleteKeys as deleteStoredKeys } from '../helpers/store.ts'
 import { startService, type TestService, redisEnv } from '../helpers/service.ts'
@@ -28,6 +29,39 @@ parts('batches never split a record and stay within N unless one record alone is
   assert.equal(sizes(5, [2, 2, 2, 1, 4]), [[2, 2], [2, 1], [4]])
   assert.equal(sizes(3, [1, 7, 1]), [[1], [7], [1]])
   assert.equal(sizes(1000, []), [])
+})
+
+parts('the summary names refused records by entity type, with counts and codes', () => {
+  const s = summarize([
+    { accepted: true, entityType: 'dataset' }, { accepted: false, code: 'UNKNOWN_ENTITY_TYPE', entityType: 'dataJob' },
+    { accepted: false, code: 'UNKNOWN_ENTITY_TYPE', entityType: 'dataJob' }, { accepted: false, code: 'INVALID_ASPECT', entityType: 'dataJob' },
+    { accepted: false, code: 'UNCONVERTIBLE_RECORD' }, { accepted: false, code: 'UNKNOWN_ENTITY_TYPE', entityType: 'mlModel' },
+  ])
+  assert.equal(s.byEntityType, [
+    { entityType: 'dataJob', count: 3, codes: ['UNKNOWN_ENTITY_TYPE', 'INVALID_ASPECT'] },
+    { entityType: 'mlModel', count: 1, codes: ['UNKNOWN_ENTITY_TYPE'] },
+    { entityType: 'unknown', count: 1, codes: ['UNCONVERTIBLE_RECORD'] },
+  ])
+  assert.match(formatSummary(s), /^rejected by entity type:\n  dataJob: 3 \(UNKNOWN_ENTITY_TYPE, INVALID_ASPECT\)\n  mlModel: 1 \(UNKNOWN_ENTITY_TYPE\)\n  unknown: 1 \(UNCONVERTIBLE_RECORD\)$/m)
+  assert.not.match(formatSummary(summarize([{ accepted: true }])), /by entity type/)
+})
+
+parts('the entity type of a record: a proposal\'s entityType, else its first urn\'s type', () => {
+  assert.is(entityTypeOf({ entityType: 'chart', entityUrn: 'urn:li:dataset:x' }), 'chart')
+  assert.is(entityTypeOf({ proposedSnapshot: { 'com.linkedin.pegasus2avro.metadata.snapshot.DataJobSnapshot': { urn: 'urn:li:dataJob:(a,b)', aspects: [] } } }), 'dataJob')
+  assert.is(entityTypeOf({ hello: 1 }), undefined)
+})
+
+parts('the progress bar draws its final state once when not on a terminal', async () => {
+  const { PassThrough } = await import('node:stream')
+  const stream = new PassThrough()
+  let out = ''
+  stream.on('data', (d: Buffer) => { out += d.toString() })
+  const progress = startProgress('ingest', 10, stream as unknown as NodeJS.WriteStream)
+  progress.tick(10)
+  progress.done()
+  await new Promise((r) => setImmediate(r))
+  assert.is(out.split('\n').filter((l) => l.includes('10/10')).length, 1, out)
 })
 
 parts('the summary groups rejections by code with a few distinct examples', () => {
@@ -101,6 +135,16 @@ t('ingest of raw Avro-JSON: in-spec and dataPlatform items accepted, the rest gr
   assert.match(r.stdout, new RegExp(`^  UNKNOWN_ENTITY_TYPE: ${rejected}$`, 'm'), show(r))
   assert.match(r.stdout, /e\.g\. \S*bootstrap_mce\.json\[\d+\]: unknown entity type/)
   assert.match(r.stderr, new RegExp(`ingest \\[#+\\] ${accepted + rejected}/${accepted + rejected} `), 'progress on stderr')
+  assert.is(r.stderr.split('\n').filter((l) => l.includes(`${accepted + rejected}/${accepted + rejected}`)).length, 1, `the final bar is drawn once: ${r.stderr}`)
+  // The refused records named by entity type, with counts (proposals, one per aspect).
+  const refused = new Map<string, number>()
+  for (const twin of twins.filter((r) => !stored(r))) {
+    const type = entityTypeOf(twin.body)!
+    refused.set(type, (refused.get(type) ?? 0) + items(twin))
+  }
+  assert.ok(refused.size > 1, 'several entity types are refused')
+  assert.match(r.stdout, /^rejected by entity type:$/m)
+  for (const [type, n] of refused) assert.match(r.stdout, new RegExp(`^  ${type}: ${n} \\(UNKNOWN_ENTITY_TYPE\\)$`, 'm'), show(r))
 
   const found = (await search(svc, 'Sample')).entities
   for (const name of ['SampleHiveDataset', 'SampleHdfsDataset', 'SampleKafkaDataset']) assert.ok(found.some((u) => u.includes(`,${name},`)), `${name} in ${found}`)
