@@ -10,7 +10,8 @@ import type { GatewayDeps } from './deps.ts'
 import { authenticate } from './http/auth.ts'
 import { readJsonBody } from './http/body.ts'
 import { isServiceFault, toCatalogError } from './http/errors.ts'
-import { stringParam } from './http/params.ts'
+import { checkQuery, stringParam } from './http/params.ts'
+import { answerClientError } from './http/clientErrors.ts'
 import type { Query, RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
 import { entitiesRoutes } from './routes/entities.ts'
@@ -62,7 +63,7 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
     let routeName = `${method} ${path}`
     let urn: string | undefined
     try {
-      const query = (req.query ?? {}) as Query
+      const query = checkQuery((req.query ?? {}) as Record<string, unknown>)
       const action = actionOf(query)
       const route = byAction.get(action) ?? (actions.length > 0 && action === undefined ? undefined : byAction.get(undefined))
       if (!route) {
@@ -121,5 +122,7 @@ export function buildServer(deps: GatewayDeps, routes: RouteSpec[] = allRoutes(d
     res.send(catalogError.status, catalogError.toBody())
     next()
   })
+  // Requests Node's HTTP parser refuses before any route runs (over-long request line or headers, bad syntax).
+  server.on('clientError', answerClientError)
   return server
 }

@@ -8,6 +8,7 @@ import { openModel, type Model } from '../model/runtime.ts'
 import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
 import type { GatewayDeps } from './deps.ts'
 import { buildServer } from './server.ts'
+import { withReferenceCleanup } from './referenceCleanup.ts'
 import { QueueWriter } from './writeQueue.ts'
 
 export interface RunningGateway {
@@ -18,15 +19,19 @@ export interface RunningGateway {
 }
 
 export async function startGateway(config: Config, log: Logger): Promise<RunningGateway> {
-  const redis = connectForRequests(config.redisUrl, 'svc-gateway')
-  const queueConnection = connectForQueues(config.redisUrl, 'svc-gateway-queue')
+  const redis = connectForRequests(config, 'svc-gateway')
+  const queueConnection = connectForQueues(config, 'svc-gateway-queue')
   // The gateway admits writes, so it alone applies UNKNOWN_ASPECTS; workers store whatever it admitted.
-  const model = await openModel(config, redis, loadRegistry(config.registryFile, { unknownAspects: config.unknownAspects }))
-  const writer = new QueueWriter(config, queueConnection, model.keys)
-  await writer.ready()
+  const model = await openModel(config, redis, { registry: loadRegistry(config.registryFile, { unknownAspects: config.unknownAspects }) })
+  const queueWriter = new QueueWriter(config, queueConnection, model.keys)
+  await queueWriter.ready()
+  const writer = withReferenceCleanup(queueWriter, model)
   const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys) }
   const server = buildServer(deps)
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => { server.off('error', reject); resolve() })
+  })
   const address = server.address()
   const url = `http://${config.host}:${address.port}`
   log.notice('gateway listening', { url, engine: model.engine.name, partitions: config.partitions })

@@ -14,11 +14,11 @@
  */
 import { randomUUID } from 'node:crypto'
 import { Queue } from 'bullmq'
-import type { Redis } from 'ioredis'
 import type { Config } from '../model/config.ts'
-import { CatalogError } from '../model/errors.ts'
+import { CatalogError, ERRORS, type ErrorCode } from '../model/errors.ts'
 import { partitionOf, queueName, type ItemResult, type JobReply, type JobResult, type WriteItem, type WriteJob } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
+import type { RedisClient } from '../model/store/redis.ts'
 
 /** What routes use to write. */
 export interface Writer {
@@ -55,7 +55,7 @@ interface Pending {
 export class QueueWriter implements Writer {
   private readonly config: Config
   private readonly queues: Queue<WriteJob, JobResult>[]
-  private readonly subscriber: Redis
+  private readonly subscriber: RedisClient
   private readonly channel: string
   private readonly pending = new Map<string, Pending>()
   private sampled: number[]
@@ -65,7 +65,7 @@ export class QueueWriter implements Writer {
   /** Partitions with a job of this gateway in flight. */
   private readonly busy = new Set<number>()
 
-  constructor(config: Config, connection: Redis, keys: Keys) {
+  constructor(config: Config, connection: RedisClient, keys: Keys) {
     this.config = config
     const prefix = keys.queuePrefix()
     this.queues = Array.from({ length: config.partitions }, (_, p) => new Queue<WriteJob, JobResult>(queueName(p), {
@@ -114,6 +114,7 @@ export class QueueWriter implements Writer {
     if (!waiting) return
     this.pending.delete(reply.id)
     if (reply.result) waiting.resolve(reply.result)
+    else if (reply.code && reply.code in ERRORS) waiting.reject(new CatalogError(reply.code as ErrorCode, reply.error, [], ERRORS[reply.code as ErrorCode].status === 503 ? 1 : undefined))
     else waiting.reject(new CatalogError('INTERNAL', `the write failed in the worker: ${reply.error ?? 'unknown error'}`))
   }
 

@@ -6,8 +6,16 @@
 export type SearchEngineChoice = 'auto' | 'native' | 'redisearch'
 
 export interface Config {
-  /** Redis to use; empty means "launch an embedded redis-server" (ops/main.ts only). */
+  /** Redis to use; empty means "launch an embedded redis-server" (ops/main.ts only, and only without redisCluster). */
   redisUrl: string
+  /** Seed nodes (`host:port`) of a Redis Cluster (REDIS_CLUSTER); empty: a standalone server (redisUrl). */
+  redisCluster: string[]
+  /** Shards the data is cut into (SHARDS), fixed per deployment: 1 by default on one server, 16 on a cluster. */
+  shards: number
+  /** Replica acknowledgements an apply waits for before a write counts as applied (REPLICA_ACKS; 0: none). */
+  replicaAcks: number
+  /** How long an apply waits for those acknowledgements (REPLICA_ACK_TIMEOUT_MS). */
+  replicaAckTimeoutMs: number
   keyPrefix: string
   partitions: number
   host: string
@@ -21,8 +29,14 @@ export interface Config {
   adminToken: string
   /** Folder of the embedded redis-server's append-only file. */
   dataDir: string
+  /** Port of the embedded redis-server (0: a free one). */
+  embeddedRedisPort: number
   appendFsync: 'always' | 'everysec' | 'no'
   logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent'
+  /**
+   * A worker's job lock; a live worker renews it every half of it. A killed worker's job is retried once the lock
+   * expired and the next stalled check ran: within lockDurationMs + stalledIntervalMs.
+   */
   lockDurationMs: number
   stalledIntervalMs: number
   changeLogMaxLen: number
@@ -54,9 +68,21 @@ function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const partitions = int(env, 'PARTITIONS', 16)
   if (partitions < 1) throw new Error('configuration: PARTITIONS must be at least 1')
+  const redisCluster = (env.REDIS_CLUSTER ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')
+  for (const node of redisCluster) {
+    if (!/^[^\s:]+:\d+$/.test(node)) throw new Error(`configuration: REDIS_CLUSTER must list host:port seed nodes separated by commas, got ${node}`)
+  }
+  const shards = int(env, 'SHARDS', redisCluster.length > 0 ? 16 : 1)
+  if (shards < 1 || shards > 16384) throw new Error('configuration: SHARDS must be between 1 and 16384')
+  const keyPrefix = env.KEY_PREFIX ?? 'svc:'
+  if (/[{}]/.test(keyPrefix)) throw new Error(`configuration: KEY_PREFIX must not contain { or } (keys carry their shard's hash tag), got ${keyPrefix}`)
   return {
     redisUrl: env.REDIS_URL ?? '',
-    keyPrefix: env.KEY_PREFIX ?? 'svc:',
+    redisCluster,
+    shards,
+    replicaAcks: int(env, 'REPLICA_ACKS', 0),
+    replicaAckTimeoutMs: int(env, 'REPLICA_ACK_TIMEOUT_MS', 1000),
+    keyPrefix,
     partitions,
     host: env.HOST ?? '127.0.0.1',
     port: int(env, 'PORT', 8080),
@@ -67,10 +93,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authEnabled: oneOf(env, 'AUTH_ENABLED', ['true', 'false'] as const, 'false') === 'true',
     adminToken: env.ADMIN_TOKEN ?? '',
     dataDir: env.DATA_DIR ?? 'data',
+    embeddedRedisPort: int(env, 'EMBEDDED_REDIS_PORT', 6380),
     appendFsync: oneOf(env, 'APPENDFSYNC', ['always', 'everysec', 'no'] as const, 'always'),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
-    lockDurationMs: int(env, 'LOCK_DURATION_MS', 10_000),
-    stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 5_000),
+    lockDurationMs: int(env, 'LOCK_DURATION_MS', 2_000),
+    stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 1_000),
     changeLogMaxLen: int(env, 'CHANGELOG_MAXLEN', 100_000),
     registryFile: env.REGISTRY_FILE ?? '',
     redisearchModule: env.REDISEARCH_MODULE ?? '',

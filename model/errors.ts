@@ -27,8 +27,10 @@ export const ERRORS = {
   VERSION_NOT_FOUND: { status: 404, message: 'no such aspect version' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'method not allowed on this route' },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'the request body is too large' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'the request line or headers are too large' },
   OVERLOADED: { status: 503, message: 'the write queues are full; retry later' },
   WRITE_NOT_CONFIRMED: { status: 503, message: 'the write was queued but not confirmed in time; it may still be applied' },
+  NOT_REPLICATED: { status: 503, message: 'the write was applied on its primary but not acknowledged by enough replicas in time; retry it' },
   UNAVAILABLE: { status: 503, message: 'the backing store is unavailable' },
   INTERNAL: { status: 500, message: 'internal error' },
 } as const satisfies Record<string, ErrorEntry>

@@ -2,6 +2,7 @@
  * The write-job contract between the gateway (producer) and the workers (consumer): what a job carries, which
  * partition a urn belongs to, and the queue names. Pure: no queue library is imported here.
  */
+import { fnv1a } from './store/shards.ts'
 
 /** System metadata a write may carry; `runId` makes the write part of a run that can be rolled back. */
 export interface SystemMetadata {
@@ -22,6 +23,10 @@ export type WriteItem =
   | { op: 'delete'; urn: string; entityType: string; aspect: string; systemMetadata?: SystemMetadata }
   | { op: 'deleteEntity'; urn: string; entityType: string }
   | { op: 'rollback'; urn: string; entityType: string; runId: string }
+  /** Restore indices: re-derive the entity's index entries from its rows (`aspects`: the rows asked for; all if absent). */
+  | { op: 'restate'; urn: string; entityType: string; aspects?: string[] }
+  /** After `target` was hard-deleted: drop this entity's edges to it (its aspects are left as they are). */
+  | { op: 'dropEdgesTo'; urn: string; entityType: string; target: string; relationships: string[] }
 
 /** A job: items (all in one partition), who asked, and when (the audit stamp of every change it makes). */
 export interface WriteJob {
@@ -37,6 +42,11 @@ export interface ItemResult {
   urn: string
   /** Aspect changes applied (0 for a no-op such as an identical re-write). */
   changes: number
+  /** The item removed the whole entity (the edges others hold to it are dropped next). */
+  hardDeleted?: boolean
+  /** restate: rows restored, and rows asked for that are not stored (dropped from the row list). */
+  restored?: number
+  missing?: number
 }
 
 /** A job's result, item by item. */
@@ -49,22 +59,21 @@ export interface JobReply {
   id: string
   result?: JobResult
   error?: string
+  /** The error's catalogue code, when it has one (the gateway answers with it). */
+  code?: string
 }
 
 /** The partition of a urn: FNV-1a hash of its UTF-8 bytes, mod `partitions`. Stable across processes and restarts. */
 export function partitionOf(urn: string, partitions: number): number {
-  let hash = 0x811c9dc5
-  const bytes = Buffer.from(urn, 'utf8')
-  for (const byte of bytes) {
-    hash ^= byte
-    hash = Math.imul(hash, 0x01000193) >>> 0
-  }
-  return hash % partitions
+  return fnv1a(urn) % partitions
 }
 
-/** BullMQ queue name of a partition. */
+/**
+ * BullMQ queue name of a partition. The braces make it the hash tag of every key of the queue, so on a Redis
+ * Cluster each queue lives in one slot (as BullMQ requires) and the queues spread over the masters.
+ */
 export function queueName(partition: number): string {
-  return `ingest-${partition}`
+  return `{ingest-${partition}}`
 }
 
 /** The actor of writes made without an authenticated caller. */

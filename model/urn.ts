@@ -78,6 +78,8 @@ function parseUncached(registry: Registry, urn: unknown, where: string): ParsedU
   if (urn.length > MAX_URN_LENGTH) throw invalid(`longer than ${MAX_URN_LENGTH} characters`)
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(urn)) throw invalid('contains control characters')
+  // Keys are UTF-8: a lone surrogate would be stored as U+FFFD and share another urn's entity.
+  if (!urn.isWellFormed()) throw invalid('contains a lone surrogate (not valid Unicode)')
   if (!urn.startsWith(URN_PREFIX)) throw invalid(`must start with "${URN_PREFIX}"`)
   const typeSegment = urnTypeSegment(urn)
   if (!typeSegment) throw invalid('must be urn:svc:<entityType>:<id>')

@@ -1,41 +1,41 @@
 /**
- * `npm test`: starts the run's Redis servers, runs every `*.test.ts` under test/ with uvu, and ends with the line
+ * `npm test`: runs every `*.test.ts` under test/ with uvu on a standalone Redis, then the suites that concern
+ * storage (routes, search, relationships and lineage, restore, rollback, ordering, the CLI, cluster faults) again on
+ * a local Redis Cluster (3 masters + 3 replicas), each pass in its own process; ends with the line
  * `N passed, N failed` (CI reads it). Arguments: an optional file-name pattern (`npm test -- urn`).
+ * TEST_TOPOLOGIES=standalone (or cluster) runs one pass only.
  */
-import { parse } from 'uvu/parse'
-import { run } from 'uvu/run'
-import { startPlainRedis, startSearchRedis } from './helpers/redisServer.ts'
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 
-process.env.FORCE_COLOR = '0'
-const pattern = process.argv[2] ? new RegExp(process.argv[2]) : /\.test\.ts$/
-const plain = await startPlainRedis()
-const search = await startSearchRedis()
-process.env.TEST_REDIS_URL = plain.url
-if (search) process.env.TEST_REDIS_SEARCH_URL = search.url
-console.log(`redis for tests: ${plain.how}`)
-console.log(search
-  ? `redis with the search module: ${search.how} (the redisearch engine runs the conformance suite)`
-  : 'redis with the search module: none found (set REDIS_SEARCH_URL or REDISEARCH_MODULE); redisearch tests will SKIP')
+const pattern = process.argv[2] ?? ''
+const topologies = (process.env.TEST_TOPOLOGIES ?? 'standalone,cluster').split(',').map((s) => s.trim()).filter(Boolean)
+/** The suites that run on the cluster too: everything that reads or writes the store through the service. */
+const CLUSTER_SUITES = /(gateway\/|model\/search\/|workers\/|ops\/cli|faults\/cluster)/
 
-// uvu prints its own summary; capture it to print the line CI reads.
-let captured = ''
-const write = process.stdout.write.bind(process.stdout)
-process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-  captured += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString()
-  return (write as (...args: unknown[]) => boolean)(chunk, ...rest)
-}) as typeof process.stdout.write
-
-const ctx = await parse('test', pattern, { ignore: ['fixtures', 'helpers'] })
-ctx.suites = ctx.suites.filter((s) => s.name.endsWith('.test.ts') && pattern.test(s.name))
-await run(ctx.suites, { bail: false })
-process.stdout.write = write
-
-const total = Number(/Total:\s+(\d+)/.exec(captured)?.[1] ?? 0)
-const passed = Number(/Passed:\s+(\d+)/.exec(captured)?.[1] ?? 0)
-const skipped = Number(/Skipped:\s+(\d+)/.exec(captured)?.[1] ?? 0)
-await plain.stop()
-await search?.stop()
-const failed = total - passed
+let passed = 0
+let failed = 0
+let skipped = 0
+for (const topology of topologies) {
+  console.log(`\n==== ${topology} ====`)
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./runPass.ts', import.meta.url)), pattern], {
+    env: { ...process.env, TEST_TOPOLOGY: topology, ...(topology === 'cluster' ? { TEST_ONLY: CLUSTER_SUITES.source } : {}) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  let out = ''
+  child.stdout.on('data', (d: Buffer) => { out += d.toString(); process.stdout.write(d) })
+  const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? 1)))
+  const summary = /^(\d+) passed, (\d+) failed$/m.exec(out)
+  const skip = /^(\d+) skipped$/m.exec(out)
+  if (!summary) {
+    console.log(`${topology}: the test pass ended (exit ${code}) without a summary`)
+    failed++
+    continue
+  }
+  passed += Number(summary[1])
+  failed += Number(summary[2]) + (code !== 0 && Number(summary[2]) === 0 ? 1 : 0)
+  skipped += Number(skip?.[1] ?? 0)
+}
 if (skipped > 0) console.log(`${skipped} skipped`)
 console.log(`${passed} passed, ${failed} failed`)
-process.exit(failed > 0 || total === 0 ? 1 : 0)
+process.exit(failed > 0 || passed === 0 ? 1 : 0)

@@ -4,11 +4,12 @@
  * A worker process killed mid-job loses its lock; the job is then found stalled and run again (idempotently).
  */
 import { Queue, Worker, type Job } from 'bullmq'
-import type { Redis } from 'ioredis'
 import type { Config } from '../model/config.ts'
+import { isCatalogError } from '../model/errors.ts'
 import type { JobReply, JobResult, WriteJob } from '../model/jobs.ts'
 import { queueName } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
+import type { RedisClient } from '../model/store/redis.ts'
 import { applyJob, type ApplyDeps } from './applyJob.ts'
 
 export interface ConsumerEvents {
@@ -17,7 +18,7 @@ export interface ConsumerEvents {
 }
 
 /** Sets global concurrency 1 on every partition queue (idempotent; gateway and workers both do it). */
-export async function limitPartitions(connection: Redis, keys: Keys, partitions: number): Promise<void> {
+export async function limitPartitions(connection: RedisClient, keys: Keys, partitions: number): Promise<void> {
   await Promise.all(Array.from({ length: partitions }, async (_, p) => {
     const queue = new Queue(queueName(p), { connection, prefix: keys.queuePrefix() })
     await queue.setGlobalConcurrency(1)
@@ -26,7 +27,7 @@ export async function limitPartitions(connection: Redis, keys: Keys, partitions:
 }
 
 /** Starts one Worker per partition; returns them (close them to stop). */
-export function startConsumers(config: Config, connection: Redis, keys: Keys, deps: ApplyDeps, events: ConsumerEvents = {}): Worker[] {
+export function startConsumers(config: Config, connection: RedisClient, keys: Keys, deps: ApplyDeps, events: ConsumerEvents = {}): Worker[] {
   return Array.from({ length: config.partitions }, (_, p) => {
     const worker = new Worker<WriteJob, JobResult>(
       queueName(p),
@@ -39,7 +40,7 @@ export function startConsumers(config: Config, connection: Redis, keys: Keys, de
         try {
           result = await applyJob(deps, job.data, job.id!)
         } catch (err) {
-          await reply({ error: err instanceof Error ? err.message : String(err) })
+          await reply({ error: err instanceof Error ? err.message : String(err), ...(isCatalogError(err) ? { code: err.code } : {}) })
           throw err
         }
         // Applied: the waiting gateway may answer now (BullMQ records the completion next).

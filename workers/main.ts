@@ -1,5 +1,5 @@
 /**
- * A worker process: `node workers/main.ts` (needs REDIS_URL). Run as many as you like: partitions stay
+ * A worker process: `node workers/main.ts` (needs REDIS_URL or REDIS_CLUSTER). Run as many as you like: partitions stay
  * serialized. With METRICS_PORT set it also answers `/metrics` and `/health` for Prometheus and orchestrators.
  */
 import http from 'node:http'
@@ -10,8 +10,8 @@ import { startWorkers } from './start.ts'
 
 const config = loadConfig()
 const log = createLogger(config.logLevel, 'worker')
-if (!config.redisUrl) {
-  log.error('REDIS_URL is required for a standalone worker')
+if (!config.redisUrl && config.redisCluster.length === 0) {
+  log.error('REDIS_URL (or REDIS_CLUSTER) is required for a standalone worker')
   process.exit(2)
 }
 const running = await startWorkers(config, log)

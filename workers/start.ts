@@ -3,7 +3,7 @@ import type { Job, Worker } from 'bullmq'
 import type { Config } from '../model/config.ts'
 import type { WriteJob } from '../model/jobs.ts'
 import type { Logger } from '../model/log.ts'
-import { openModel } from '../model/runtime.ts'
+import { openModel, type OpenOptions } from '../model/runtime.ts'
 import { connectForQueues } from '../model/store/redis.ts'
 import { limitPartitions, startConsumers, type ConsumerEvents } from './consumer.ts'
 import { applySeconds, casConflicts, jobsApplied, jobsFailed } from './metrics.ts'
@@ -15,12 +15,12 @@ export interface RunningWorkers {
   close(): Promise<void>
 }
 
-export async function startWorkers(config: Config, log: Logger, events: ConsumerEvents = {}): Promise<RunningWorkers> {
-  const storeConnection = connectForQueues(config.redisUrl, 'svc-worker-store')
-  const queueConnection = connectForQueues(config.redisUrl, 'svc-worker-queue')
-  const model = await openModel(config, storeConnection)
+export async function startWorkers(config: Config, log: Logger, events: ConsumerEvents = {}, open: OpenOptions = {}): Promise<RunningWorkers> {
+  const storeConnection = connectForQueues(config, 'svc-worker-store')
+  const queueConnection = connectForQueues(config, 'svc-worker-queue')
+  const model = await openModel(config, storeConnection, open)
   await limitPartitions(queueConnection, model.keys, config.partitions)
-  const deps = { registry: model.registry, store: model.store, plan: model.plan, onConflict: () => casConflicts.inc() }
+  const deps = { registry: model.registry, store: model.store, edges: model.edges, plan: model.plan, onConflict: () => casConflicts.inc() }
   const workers = startConsumers(config, queueConnection, model.keys, deps, {
     onApplied: (partition, job, millis) => {
       jobsApplied.inc({ partition: String(partition) })

@@ -7,6 +7,19 @@ import { splitTuple } from '../../model/urn.ts'
 
 type Query = Record<string, string | string[] | undefined>
 
+/**
+ * Refuses parameters the query parser turned into objects (`aspects[a]=b`): every value must be a string or, when
+ * repeated, a list of strings. Answers the query typed as such.
+ */
+export function checkQuery(query: Record<string, unknown>): Query {
+  for (const [name, value] of Object.entries(query)) {
+    if (typeof value === 'string' || (Array.isArray(value) && value.every((v) => typeof v === 'string'))) continue
+    throw fail('INVALID_REQUEST', `query parameter "${name}" must be name=value (repeated for a list), not name[...]=value`,
+      [{ path: name, message: 'bracket form is not supported' }])
+  }
+  return query as Query
+}
+
 /** The values of a list parameter in either form; undefined when absent. */
 export function listParam(query: Query, name: string): string[] | undefined {
   const raw = query[name]

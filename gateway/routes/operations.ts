@@ -35,7 +35,7 @@ export function operationsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
     handler: async (req) => {
       const body = validateOrThrow(RestoreBody, req.body ?? {}, 'INVALID_REQUEST', 'invalid restoreIndices request') as Type.Static<typeof RestoreBody>
       const args = { urn: body.urn, aspect: body.aspect, urnLike: body.urnLike, start: body.start ?? 0, batchSize: body.batchSize ?? 10 }
-      const result = await restoreIndices(model, args)
+      const result = await restoreIndices(model, (items) => writer.submit(items, req.actor), args)
       return { body: { value: { args, result } } }
     },
   }

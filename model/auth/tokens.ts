@@ -3,7 +3,7 @@
  * (read < write < admin) and an optional expiry. Created and revoked with the ops CLI; checked by the gateway.
  */
 import { createHash, randomBytes } from 'node:crypto'
-import type { Redis } from 'ioredis'
+import type { RedisClient } from '../store/redis.ts'
 import type { Keys } from '../store/keys.ts'
 
 export type Scope = 'read' | 'write' | 'admin'
@@ -27,10 +27,10 @@ export function allows(granted: Scope, needed: Scope): boolean {
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex')
 
 export class TokenStore {
-  private readonly redis: Redis
+  private readonly redis: RedisClient
   private readonly key: string
 
-  constructor(redis: Redis, keys: Keys) {
+  constructor(redis: RedisClient, keys: Keys) {
     this.redis = redis
     this.key = keys.tokens()
   }

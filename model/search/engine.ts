@@ -1,12 +1,33 @@
 /**
  * One interface, two engines: `native` (core Redis structures, any Redis) and `redisearch` (the search module).
- * An engine keeps its index in step with documents through ops run inside the apply script, and answers search
- * and autocomplete. Browse and relationships use core structures whatever the engine (model/store/).
+ * An engine keeps each shard's index in step with documents through ops run inside the apply script, and answers
+ * search and autocomplete one shard at a time; model/search/merge.ts gathers the shards into one answer. Browse
+ * and relationships use core structures whatever the engine (model/search/browse.ts, model/store/edgeStore.ts).
  */
 import type { SearchDocument } from '../derive/searchDocument.ts'
 import type { EntitySpec } from '../entities.ts'
 import type { Op } from '../store/ops.ts'
-import type { AutocompleteQuery, SearchHits, SearchQuery } from './types.ts'
+import type { AutocompleteQuery, Facet, SearchQuery } from './types.ts'
+
+/** One hit: its urn and relevance (0 when the query ranks nothing: then urn order alone decides). */
+export interface Hit {
+  urn: string
+  score: number
+}
+
+/** One shard's answer: its matches counted, the asked window of its hits in global order, its facet counts. */
+export interface ShardHits {
+  total: number
+  /** Hits [from, from+size) of the shard in (score descending, urn ascending) order. */
+  hits: Hit[]
+  facets: Facet[]
+}
+
+/** One autocomplete candidate: a value and whether it matches from its start. */
+export interface Suggestion {
+  text: string
+  whole: boolean
+}
 
 export interface SearchEngine {
   readonly name: 'native' | 'redisearch'
@@ -14,11 +35,12 @@ export interface SearchEngine {
   documentOps(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[]
   /** Ops removing `urn` from the engine's top-level structures even when its document is unknown (restore). */
   purgeOps(entity: EntitySpec, urn: string): Op[]
-  /** Creates whatever index structures must exist before writes (idempotent). */
+  /** Creates whatever index structures must exist before writes, in every shard (idempotent). */
   ensureIndexes(): Promise<void>
-  search(query: SearchQuery): Promise<SearchHits>
-  /** Suggestions, best first, at most `limit`. */
-  autocomplete(query: AutocompleteQuery): Promise<string[]>
+  /** One shard's hits [from, from+size) in (score descending, urn ascending) order, its total and facets. */
+  searchShard(shard: number, query: SearchQuery, from: number, size: number): Promise<ShardHits>
+  /** One shard's autocomplete candidates (distinct values). */
+  autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]>
   /** Key patterns of everything the engine indexes, for a full rebuild (restore indices). */
   indexKeyPatterns(): string[]
   close?(): Promise<void>

@@ -2,14 +2,17 @@
  * Search, autocomplete and browse as the API answers them: parses inputs and filters, asks the engine, reads the
  * hits' documents for matched fields, and shapes the responses of SPEC.md routes 5-7.
  */
-import type { Redis } from 'ioredis'
 import type { EntitySpec } from '../entities.ts'
 import type { Registry } from '../registry.ts'
 import type { Keys } from '../store/keys.ts'
+import type { RedisClient } from '../store/redis.ts'
 import { browse } from './browse.ts'
 import type { SearchEngine } from './engine.ts'
+import { MAX_FACET_VALUES } from './limits.ts'
 import { matchedFields } from './matches.ts'
+import { mergeHits, mergeSuggestions } from './merge.ts'
 import { parseFilter, parseInput } from './query.ts'
+import { rankSuggestions } from './suggest.ts'
 
 export const MAX_PAGE = 10_000
 
@@ -18,12 +21,12 @@ export interface AutocompleteRequest { entity: EntitySpec; query: string; limit:
 export interface BrowseRequest { entity: EntitySpec; path: string; start: number; limit: number }
 
 export class SearchService {
-  private readonly redis: Redis
+  private readonly redis: RedisClient
   private readonly registry: Registry
   private readonly keys: Keys
   private readonly engine: SearchEngine
 
-  constructor(redis: Redis, registry: Registry, keys: Keys, engine: SearchEngine) {
+  constructor(redis: RedisClient, registry: Registry, keys: Keys, engine: SearchEngine) {
     this.redis = redis
     this.registry = registry
     this.keys = keys
@@ -35,7 +38,12 @@ export class SearchService {
     const text = parseInput(this.registry, req.entity, req.input)
     const filter = parseFilter(this.registry, req.entity, req.filter)
     const count = Math.min(req.count, MAX_PAGE)
-    const hits = await this.engine.search({ entity: req.entity, text, filter, start: req.start, count })
+    const query = { entity: req.entity, text, filter, start: req.start, count }
+    // One shard answers the page itself; several each answer their first start+count, merged in one order.
+    const single = this.keys.shards === 1
+    const shards = await Promise.all(this.keys.allShards().map((shard) =>
+      this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : req.start + count)))
+    const hits = mergeHits(shards, req.start, count, MAX_FACET_VALUES)
     const docs = await this.documents(req.entity, hits.urns)
     const fields = this.registry.searchFields(req.entity)
     const matches = hits.urns.map((_, i) => ({ matchedFields: matchedFields(text, fields, docs[i] ? JSON.parse(docs[i]!) as Record<string, string[]> : {}) }))
@@ -52,19 +60,18 @@ export class SearchService {
     }
   }
 
-  /** The stored documents (`d`, field -> values) of `urns`, in one round trip. */
+  /** The stored documents (`d`, field -> values) of `urns` (the commands go out together, per node). */
   private async documents(entity: EntitySpec, urns: readonly string[]): Promise<(string | null)[]> {
-    if (urns.length === 0) return []
-    const pipeline = this.redis.pipeline()
-    for (const urn of urns) pipeline.hget(this.keys.doc(entity.name, urn), 'd')
-    return ((await pipeline.exec()) ?? []).map(([err, value]) => (err ? null : (value as string | null)))
+    return Promise.all(urns.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd').catch(() => null)))
   }
 
   /** Route 7's `value`. */
   async autocomplete(req: AutocompleteRequest) {
     const filter = parseFilter(this.registry, req.entity, req.filter)
-    const suggestions = req.query.trim() === '' ? [] : await this.engine.autocomplete({ entity: req.entity, query: req.query, filter, limit: Math.min(req.limit, MAX_PAGE) })
-    return { suggestions, query: req.query }
+    if (req.query.trim() === '') return { suggestions: [], query: req.query }
+    const query = { entity: req.entity, query: req.query, filter, limit: Math.min(req.limit, MAX_PAGE) }
+    const found = await Promise.all(this.keys.allShards().map((shard) => this.engine.autocompleteShard(shard, query)))
+    return { suggestions: rankSuggestions(mergeSuggestions(found), query.limit), query: req.query }
   }
 
   /** Route 5's `value`. */

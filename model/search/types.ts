@@ -37,11 +37,6 @@ export interface Facet {
   aggregations: Record<string, number>
 }
 
-export interface SearchHits {
-  total: number
-  urns: string[]
-  facets: Facet[]
-}
 
 export interface AutocompleteQuery {
   entity: EntitySpec

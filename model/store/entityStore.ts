@@ -1,15 +1,18 @@
 /**
  * Redis access for entities: reading latest aspects, versions and timeseries for the API, reading an entity's
- * state for the worker, and applying a planned change with the compare-and-set apply script.
+ * state for the worker, and applying a planned change with the compare-and-set apply script (then waiting for
+ * replica acknowledgements when the deployment asks for them).
  */
-import type { Redis } from 'ioredis'
 import type { EntityState } from '../derive/change.ts'
 import type { Envelope } from '../derive/envelope.ts'
+import { CatalogError } from '../errors.ts'
 import type { Keys } from './keys.ts'
 import { encodeOps, type Op } from './ops.ts'
-import { LuaScript } from './script.ts'
+import type { Indexed } from './planRestate.ts'
+import type { RedisClient } from './redis.ts'
+import { LuaScript, type Durability } from './script.ts'
 
-const applyScript = new LuaScript(import.meta.url, './scripts/apply-1.lua')
+const applyScript = new LuaScript(import.meta.url, './scripts/apply.lua')
 
 /** Outcome of an apply: applied, already applied by this job earlier (a retry), or conflict (recompute). */
 export type ApplyOutcome = 'applied' | 'duplicate' | 'conflict'
@@ -17,13 +20,17 @@ export type ApplyOutcome = 'applied' | 'duplicate' | 'conflict'
 const parseEnvelopes = (hash: Record<string, string>): Map<string, Envelope> =>
   new Map(Object.entries(hash).map(([aspect, json]) => [aspect, JSON.parse(json) as Envelope]))
 
-export class EntityStore {
-  readonly redis: Redis
-  readonly keys: Keys
+export const NO_REPLICAS: Durability = { replicas: 0, timeoutMs: 0, waitAof: false }
 
-  constructor(redis: Redis, keys: Keys) {
+export class EntityStore {
+  readonly redis: RedisClient
+  readonly keys: Keys
+  private readonly durability: Durability
+
+  constructor(redis: RedisClient, keys: Keys, durability: Durability = NO_REPLICAS) {
     this.redis = redis
     this.keys = keys
+    this.durability = durability
   }
 
   /** Latest envelopes of an entity: all, or only `aspects`. */
@@ -39,16 +46,9 @@ export class EntityStore {
     return found
   }
 
-  /** Latest envelopes of several entities, in one round trip. */
+  /** Latest envelopes of several entities (one command each; they go out together, grouped per node). */
   async latestMany(urns: readonly string[]): Promise<Map<string, Envelope>[]> {
-    if (urns.length === 0) return []
-    const pipeline = this.redis.pipeline()
-    for (const urn of urns) pipeline.hgetall(this.keys.latest(urn))
-    const replies = (await pipeline.exec()) ?? []
-    return replies.map(([err, hash]) => {
-      if (err) throw err
-      return parseEnvelopes(hash as Record<string, string>)
-    })
+    return Promise.all(urns.map(async (urn) => parseEnvelopes(await this.redis.hgetall(this.keys.latest(urn)))))
   }
 
   /** One version of an aspect (0 = latest), or undefined. */
@@ -85,36 +85,34 @@ export class EntityStore {
     return state
   }
 
-  /** Sources of every incoming edge of `urn`, by relationship name. */
-  async incoming(urn: string, relationships: readonly string[]): Promise<Map<string, string[]>> {
-    const pipeline = this.redis.pipeline()
-    for (const rel of relationships) pipeline.zrange(this.keys.edgesIn(urn, rel), 0, -1)
-    const replies = (await pipeline.exec()) ?? []
-    const found = new Map<string, string[]>()
-    replies.forEach(([err, sources], i) => {
-      if (err) throw err
-      if ((sources as string[]).length > 0) found.set(relationships[i]!, sources as string[])
-    })
-    return found
+  /** What the index holds for an entity now (restore compares it with what its rows derive). */
+  async indexed(urn: string, entityType: string, outgoing: readonly string[]): Promise<Indexed> {
+    const [latest, rev, doc, ...edges] = await Promise.all([
+      this.redis.hgetall(this.keys.latest(urn)),
+      this.redis.hget(this.keys.meta(urn), 'rev'),
+      this.redis.hget(this.keys.doc(entityType, urn), 'd'),
+      ...outgoing.map((type) => this.redis.zrange(this.keys.edgesOut(urn, type), 0, -1)),
+    ])
+    return {
+      rev: Number(rev ?? 0),
+      latest: parseEnvelopes(latest as Record<string, string>),
+      doc: doc ? { urn, entityType, fields: JSON.parse(doc as string) as Record<string, string[]> } : null,
+      outEdges: outgoing.flatMap((type, i) => (edges[i] as string[]).map((target) => ({ type, target }))),
+    }
   }
 
-  /** Applies several entities' ops in one pipeline (no job id); one outcome per entity, in order. */
-  async applyMany(changes: readonly { urn: string; rev: number; ops: readonly Op[] }[]): Promise<ApplyOutcome[]> {
-    if (changes.length === 0) return []
-    await applyScript.load(this.redis)
-    const pipeline = this.redis.pipeline()
-    for (const c of changes) pipeline.evalsha(applyScript.sha, 1, this.keys.meta(c.urn), String(c.rev), '', ...encodeOps(c.ops))
-    const replies = (await pipeline.exec()) ?? []
-    return replies.map(([err, reply]) => {
-      if (err) throw err
-      const code = (reply as [number, string])[0]
-      return code === 1 ? 'applied' : code === 0 ? 'duplicate' : 'conflict'
-    })
-  }
-
-  /** Applies `ops` if the entity's rev is still `rev`; `jobId` makes a retried job a no-op. */
+  /**
+   * Applies `ops` if the entity's rev is still `rev`; `jobId` makes a retried job a no-op. With replica
+   * acknowledgements configured, an apply counts only once they came (a retry of the job waits for them again).
+   */
   async apply(urn: string, rev: number, jobId: string, ops: readonly Op[]): Promise<ApplyOutcome> {
-    const reply = (await applyScript.run(this.redis, [this.keys.meta(urn)], [String(rev), jobId, ...encodeOps(ops)])) as [number, string]
-    return reply[0] === 1 ? 'applied' : reply[0] === 0 ? 'duplicate' : 'conflict'
+    const { keys, args } = encodeOps([this.keys.meta(urn)], ops)
+    const { reply, acked } = await applyScript.runDurably(this.redis, keys, [String(rev), jobId, ...args], this.durability)
+    const code = (reply as [number, string])[0]
+    const outcome = code === 1 ? 'applied' : code === 0 ? 'duplicate' : 'conflict'
+    if (outcome !== 'conflict' && acked < this.durability.replicas) {
+      throw new CatalogError('NOT_REPLICATED', `the write to ${urn} was applied on its primary but acknowledged by ${acked} of ${this.durability.replicas} replicas within ${this.durability.timeoutMs} ms`, [], 1)
+    }
+    return outcome
   }
 }

@@ -1,61 +1,100 @@
 /**
- * Every Redis key the service uses, built in one place. Per-entity keys carry the urn as a hash tag (`{urn}`) so
- * that an entity's own keys share a cluster slot; index keys are global.
+ * Every Redis key the service uses, built in one place. The data is cut into shards (model/store/shards.ts):
+ * every key derived from an entity carries its shard's hash tag (`<prefix>{<tag>}:...`), and so do the per-shard
+ * indexes, row lists, change logs and run records, so one entity's whole change lies in one cluster slot. Only a
+ * few keys are catalogue-wide (tokens, the layout record); the write queues carry their own hash tags.
  */
+import { shardOf, shardTags } from './shards.ts'
 
 /** Separator inside composite members (row = urn + SEP + aspect); sorts before every printable character. */
 export const SEP = '\u0000'
 
+/** Version of the key layout; the layout record says which one a store uses (ops/cli/migrate.ts moves older ones). */
+export const LAYOUT_VERSION = 2
+
 export class Keys {
   readonly prefix: string
+  readonly shards: number
+  private readonly tags: string[]
 
-  constructor(prefix: string) {
+  constructor(prefix: string, shards = 1) {
     this.prefix = prefix
+    this.shards = shards
+    this.tags = shardTags(shards)
   }
 
-  // ---- entity storage ------------------------------------------------------------------------------------------
+  /** Every shard number, 0 .. shards-1. */
+  allShards(): number[] {
+    return this.tags.map((_, i) => i)
+  }
+
+  /** The shard of a urn. */
+  shardOf(urn: string): number {
+    return shardOf(urn, this.shards)
+  }
+
+  /** The key prefix of a shard: `<prefix>{<tag>}:`. */
+  shardPrefix(shard: number): string {
+    return `${this.prefix}{${this.tags[shard]}}:`
+  }
+
+  private of(urn: string): string {
+    return this.shardPrefix(this.shardOf(urn))
+  }
+
+  // ---- entity storage (the entity's shard) -----------------------------------------------------------------------
   /** Hash: aspect name -> latest envelope (JSON). */
-  latest(urn: string): string { return `${this.prefix}{${urn}}:a` }
+  latest(urn: string): string { return `${this.of(urn)}a:${urn}` }
   /** Hash: version number (1 = oldest) -> envelope (JSON). */
-  history(urn: string, aspect: string): string { return `${this.prefix}{${urn}}:h:${aspect}` }
+  history(urn: string, aspect: string): string { return `${this.of(urn)}h:${aspect}:${urn}` }
   /** Hash: `rev` (write counter, compare-and-set), `job` (last applied job), `v:<aspect>` (highest version). */
-  meta(urn: string): string { return `${this.prefix}{${urn}}:m` }
+  meta(urn: string): string { return `${this.of(urn)}m:${urn}` }
   /** Sorted set: timeseries values by timestampMillis. */
-  timeseries(urn: string, aspect: string): string { return `${this.prefix}{${urn}}:ts:${aspect}` }
+  timeseries(urn: string, aspect: string): string { return `${this.of(urn)}ts:${aspect}:${urn}` }
 
-  // ---- relationships -------------------------------------------------------------------------------------------
-  /** Sorted set (score 0, ordered by urn): urns this entity points to through `relationship`. */
-  edgesOut(urn: string, relationship: string): string { return `${this.prefix}{${urn}}:out:${relationship}` }
-  /** Sorted set (score 0, ordered by urn): urns pointing to this entity through `relationship`. */
-  edgesIn(urn: string, relationship: string): string { return `${this.prefix}{${urn}}:in:${relationship}` }
+  // ---- relationships ---------------------------------------------------------------------------------------------
+  /** Sorted set (score 0, ordered by urn): urns `source` points to through `relationship` (the source's shard). */
+  edgesOut(source: string, relationship: string): string { return `${this.of(source)}out:${relationship}:${source}` }
+  /**
+   * Sorted set (score 0, ordered by urn): the sources in `shard` pointing to `target` through `relationship`.
+   * An edge's incoming entry lives in its source's shard, so the source's change stays in one slot; the incoming
+   * side of a target is the union over every shard.
+   */
+  edgesIn(shard: number, target: string, relationship: string): string { return `${this.shardPrefix(shard)}in:${relationship}:${target}` }
 
-  // ---- catalogue-wide ------------------------------------------------------------------------------------------
-  /** Sorted set (score 0): `urn SEP aspect` for every stored latest aspect: the rows restore indices walks. */
-  rows(): string { return `${this.prefix}rows` }
-  /** Stream: the MetadataChangeLog, one entry per applied change. */
-  changeLog(): string { return `${this.prefix}mcl` }
-  /** Set: `urn SEP aspect` written by a run (for rollback). */
-  run(runId: string): string { return `${this.prefix}run:${runId}` }
+  // ---- per shard -------------------------------------------------------------------------------------------------
+  /** Sorted set (score 0): `urn SEP aspect` for every stored latest aspect of the shard: the rows restore walks. */
+  rows(shard: number): string { return `${this.shardPrefix(shard)}rows` }
+  /** Stream: the shard's MetadataChangeLog, one entry per applied change, in order per entity. */
+  changeLog(shard: number): string { return `${this.shardPrefix(shard)}mcl` }
+  /** Set: `urn SEP aspect` written by a run in the shard (for rollback). */
+  run(shard: number, runId: string): string { return `${this.shardPrefix(shard)}run:${runId}` }
+  /** Prefix for a search script's temporary keys in a shard. */
+  temporary(shard: number): string { return `${this.shardPrefix(shard)}tmp:` }
+
+  // ---- search and browse indexes (per shard) ---------------------------------------------------------------------
+  /** Hash: the entity's search document (RediSearch indexes this prefix; the native engine reads it back). */
+  doc(entityType: string, urn: string): string { return `${this.docPrefix(this.shardOf(urn), entityType)}${urn}` }
+  /** Key prefix of an entity type's search documents in a shard. */
+  docPrefix(shard: number, entityType: string): string { return `${this.shardPrefix(shard)}doc:${entityType}:` }
+  /** Name of an entity type's RediSearch index in a shard (it carries the shard's tag: routed to its node). */
+  searchIndex(shard: number, entityType: string): string { return `${this.shardPrefix(shard)}idx:${entityType}` }
+  /** Native engine index keys of an entity type in a shard: `ix:<type>:<kind>:<rest>`. */
+  nativeIndex(shard: number, entityType: string, kind: string, rest = ''): string { return `${this.shardPrefix(shard)}ix:${entityType}:${kind}:${rest}` }
+  /** Sorted set (score 0): urns listed directly at a browse path. */
+  browseEntities(shard: number, entityType: string, path: string): string { return `${this.shardPrefix(shard)}br:${entityType}:e:${path}` }
+  /** Hash: urn -> name of the entity at a browse path. */
+  browseNames(shard: number, entityType: string, path: string): string { return `${this.shardPrefix(shard)}br:${entityType}:n:${path}` }
+  /** Sorted set (score 0, lexicographic): every browse folder of an entity type that lists entities in the shard. */
+  browseFolders(shard: number, entityType: string): string { return `${this.shardPrefix(shard)}br:${entityType}:folders` }
+
+  // ---- catalogue-wide --------------------------------------------------------------------------------------------
+  /** Hash: the key layout of this store (`version`, `shards`), checked at start-up. */
+  layout(): string { return `${this.prefix}layout` }
   /** Hash: access token hash -> token record (JSON). */
   tokens(): string { return `${this.prefix}tokens` }
   /** Pub/sub channel on which a gateway hears that its write jobs were applied. */
   replies(gatewayId: string): string { return `${this.prefix}replies:${gatewayId}` }
-  /** BullMQ key prefix of the write queues. */
+  /** BullMQ key prefix of the write queues (each queue name carries its own hash tag: model/jobs.ts queueName). */
   queuePrefix(): string { return `${this.prefix}q` }
-
-  // ---- indexes -------------------------------------------------------------------------------------------------
-  /** Hash: the entity's search document (RediSearch indexes this prefix; the native engine reads it back). */
-  doc(entityType: string, urn: string): string { return `${this.prefix}doc:${entityType}:${urn}` }
-  /** Key prefix of an entity type's search documents. */
-  docPrefix(entityType: string): string { return `${this.prefix}doc:${entityType}:` }
-  /** Name of an entity type's RediSearch index. */
-  searchIndex(entityType: string): string { return `${this.prefix}idx:${entityType}` }
-  /** Native engine index keys of an entity type: `ix:<type>:<kind>:<rest>`. */
-  nativeIndex(entityType: string, kind: string, rest = ''): string { return `${this.prefix}ix:${entityType}:${kind}:${rest}` }
-  /** Sorted set (score 0): urns listed directly at a browse path. */
-  browseEntities(entityType: string, path: string): string { return `${this.prefix}br:${entityType}:e:${path}` }
-  /** Hash: urn -> name of the entity at a browse path. */
-  browseNames(entityType: string, path: string): string { return `${this.prefix}br:${entityType}:n:${path}` }
-  /** Sorted set (score 0, lexicographic): every browse folder of an entity type that lists entities. */
-  browseFolders(entityType: string): string { return `${this.prefix}br:${entityType}:folders` }
 }

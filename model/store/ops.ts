@@ -1,15 +1,57 @@
 /**
  * Redis mutations as data. Pure planners (model/store/plan*.ts, the search engines' document ops) return lists of
- * ops; the apply script (scripts/apply-1.lua) executes a list atomically. Keeping them data makes every planner
- * testable without Redis.
+ * ops; the apply script (scripts/apply.lua) executes a list atomically. Keeping them data makes every planner
+ * testable without Redis, and lets the encoder declare every key an apply touches in KEYS (a cluster routes the
+ * script by them, and they must share one slot).
  */
+import { hashTagOf } from './shards.ts'
 
-/** `[command, ...args]`: a whitelisted Redis write command, or a link op (LINK, UNLINK, ZLINK, ZUNLINK: see apply-1.lua). */
+/** `[command, ...args]`: a whitelisted Redis write command, or a link op (LINK, UNLINK, ZLINK, ZUNLINK: see apply.lua). */
 export type Op = string[]
 
-/** Encodes ops as the apply script's ARGV tail: count, then command, argc, args... for each. */
-export function encodeOps(ops: readonly Op[]): string[] {
-  const out: string[] = [String(ops.length)]
-  for (const [cmd, ...args] of ops) out.push(cmd!, String(args.length), ...args)
-  return out
+/** Which arguments of each command are keys (positions into the op's arguments). */
+function keyPositions(cmd: string, argc: number): number[] {
+  switch (cmd) {
+    case 'DEL': return Array.from({ length: argc }, (_, i) => i)
+    case 'LINK': case 'UNLINK': return argc > 4 ? [0, 2, 4] : [0, 2]
+    case 'ZLINK': return [0, 3]
+    case 'ZUNLINK': return [0, 2]
+    default: return [0]
+  }
+}
+
+/** An apply's KEYS and the ARGV tail describing its ops. */
+export interface EncodedOps {
+  keys: string[]
+  args: string[]
+}
+
+/**
+ * Encodes ops for the apply script. `first` keys open KEYS (the script's own, e.g. the entity's meta hash); every
+ * key an op names follows, once each. ARGV: op count, then per op: command, argument count, a mask with `k` for
+ * each argument that is a key (given as its index into KEYS) and `v` for a plain value, then the arguments.
+ * Throws when the keys do not all share one hash tag: such an apply could not run on a cluster.
+ */
+export function encodeOps(first: readonly string[], ops: readonly Op[]): EncodedOps {
+  const keys = [...first]
+  const index = new Map(keys.map((k, i) => [k, i + 1]))
+  const keyRef = (key: string): string => {
+    let i = index.get(key)
+    if (i === undefined) {
+      keys.push(key)
+      i = keys.length
+      index.set(key, i)
+    }
+    return String(i)
+  }
+  const args: string[] = [String(ops.length)]
+  for (const [cmd, ...rest] of ops) {
+    const positions = new Set(keyPositions(cmd!, rest.length))
+    const mask = rest.map((_, i) => (positions.has(i) ? 'k' : 'v')).join('')
+    args.push(cmd!, String(rest.length), mask, ...rest.map((a, i) => (positions.has(i) ? keyRef(a) : a)))
+  }
+  const tag = hashTagOf(keys[0] ?? '')
+  const stray = keys.find((k) => hashTagOf(k) !== tag)
+  if (stray !== undefined) throw new Error(`apply: key ${stray} is not in the slot of ${keys[0]} (hash tag ${tag})`)
+  return { keys, args }
 }

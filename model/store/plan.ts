@@ -11,7 +11,7 @@ import type { EntitySpec } from '../entities.ts'
 import type { Registry } from '../registry.ts'
 import { SEP, type Keys } from './keys.ts'
 import type { Op } from './ops.ts'
-import { browseOps, edgeOps, incomingEdgeRemovalOps } from './planIndex.ts'
+import { browseOps, edgeOps } from './planIndex.ts'
 
 /** What planning needs besides the change. */
 export interface PlanContext {
@@ -19,6 +19,8 @@ export interface PlanContext {
   keys: Keys
   /** The search engine's ops for a document change (stored document + its index). */
   documentOps: (entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null) => Op[]
+  /** The search engine's ops removing an entity from its top-level structures even when its document is unknown. */
+  purgeOps: (entity: EntitySpec, urn: string) => Op[]
   changeLogMaxLen: number
 }
 
@@ -45,16 +47,17 @@ function stepOps(keys: Keys, urn: string, step: StorageStep): Op[] {
 function storageOps(ctx: PlanContext, change: EntityChange): Op[] {
   const { keys } = ctx
   const urn = change.parsed.urn
+  const shard = keys.shardOf(urn)
   const ops: Op[] = change.steps.flatMap((step) => stepOps(keys, urn, step))
   const before = change.before.latest
   for (const [aspect, env] of change.latest) {
     if (before.get(aspect) === env) continue
     ops.push(['HSET', keys.latest(urn), aspect, JSON.stringify(env)])
-    if (!before.has(aspect)) ops.push(['ZADD', keys.rows(), '0', `${urn}${SEP}${aspect}`])
+    if (!before.has(aspect)) ops.push(['ZADD', keys.rows(shard), '0', `${urn}${SEP}${aspect}`])
   }
   for (const aspect of before.keys()) {
     if (change.latest.has(aspect)) continue
-    ops.push(['HDEL', keys.latest(urn), aspect], ['ZREM', keys.rows(), `${urn}${SEP}${aspect}`])
+    ops.push(['HDEL', keys.latest(urn), aspect], ['ZREM', keys.rows(shard), `${urn}${SEP}${aspect}`])
   }
   for (const [aspect, version] of change.versions) {
     if (change.before.versions.get(aspect) !== version) ops.push(['HSET', keys.meta(urn), `v:${aspect}`, String(version)])
@@ -70,10 +73,10 @@ function storageOps(ctx: PlanContext, change: EntityChange): Op[] {
       ...(entry.previousAspectValue !== undefined ? ['previousAspectValue', JSON.stringify(entry.previousAspectValue)] : []),
       'systemMetadata', JSON.stringify(entry.systemMetadata), 'created', JSON.stringify(entry.created),
     ]
-    ops.push(['XADD', keys.changeLog(), 'MAXLEN', '~', String(ctx.changeLogMaxLen), '*', ...fields])
+    ops.push(['XADD', keys.changeLog(shard), 'MAXLEN', '~', String(ctx.changeLogMaxLen), '*', ...fields])
   }
   for (const [runId, aspects] of change.runs) {
-    ops.push(['SADD', keys.run(runId), ...[...aspects].map((a) => `${urn}${SEP}${a}`)])
+    ops.push(['SADD', keys.run(shard, runId), ...[...aspects].map((a) => `${urn}${SEP}${a}`)])
   }
   return ops
 }
@@ -93,11 +96,13 @@ export function indexOps(
   ]
 }
 
-/** All ops of a change. `incoming` (relationship -> sources) is read by the worker when the entity is hard-deleted. */
-export function planChange(ctx: PlanContext, change: EntityChange, incoming?: ReadonlyMap<string, readonly string[]>): Op[] {
+/**
+ * All ops of a change, on the entity's own shard. A hard delete removes the entity's outgoing edges here; the
+ * edges other entities hold to it are dropped by follow-up writes to those entities (gateway/referenceCleanup.ts).
+ */
+export function planChange(ctx: PlanContext, change: EntityChange): Op[] {
   const { entity, urn } = change.parsed
   const ops = storageOps(ctx, change)
   ops.push(...indexOps(ctx, entity, urn, valuesOf(change.before.latest), valuesOf(change.latest)))
-  if (change.hardDeleted && incoming) ops.push(...incomingEdgeRemovalOps(ctx.keys, urn, incoming))
   return ops
 }

@@ -8,24 +8,18 @@ import type { SearchDocument } from '../derive/searchDocument.ts'
 import type { Keys } from './keys.ts'
 import type { Op } from './ops.ts'
 
-/** Ops adding and removing edges of `urn`, on its own out-sets and on the targets' in-sets. */
+/**
+ * Ops adding and removing edges of `urn`: its own out-sets and the targets' incoming entries, both in `urn`'s
+ * shard (an incoming entry lives with its source, keyed by the target).
+ */
 export function edgeOps(keys: Keys, urn: string, added: readonly Edge[], removed: readonly Edge[]): Op[] {
+  const shard = keys.shardOf(urn)
   const ops: Op[] = []
   for (const e of removed) {
-    ops.push(['ZREM', keys.edgesOut(urn, e.type), e.target], ['ZREM', keys.edgesIn(e.target, e.type), urn])
+    ops.push(['ZREM', keys.edgesOut(urn, e.type), e.target], ['ZREM', keys.edgesIn(shard, e.target, e.type), urn])
   }
   for (const e of added) {
-    ops.push(['ZADD', keys.edgesOut(urn, e.type), '0', e.target], ['ZADD', keys.edgesIn(e.target, e.type), '0', urn])
-  }
-  return ops
-}
-
-/** Ops removing every incoming edge of a deleted entity: `incoming` maps relationship -> source urns. */
-export function incomingEdgeRemovalOps(keys: Keys, urn: string, incoming: ReadonlyMap<string, readonly string[]>): Op[] {
-  const ops: Op[] = []
-  for (const [type, sources] of incoming) {
-    for (const source of sources) ops.push(['ZREM', keys.edgesOut(source, type), urn])
-    ops.push(['DEL', keys.edgesIn(urn, type)])
+    ops.push(['ZADD', keys.edgesOut(urn, e.type), '0', e.target], ['ZADD', keys.edgesIn(shard, e.target, e.type), '0', urn])
   }
   return ops
 }
@@ -38,17 +32,18 @@ const pathsOf = (doc: SearchDocument | null): string[] => doc?.fields.browsePath
  * which browse derives groups and their counts. No counters: restating an entity heals whatever was lost.
  */
 export function browseOps(keys: Keys, entityType: string, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
+  const shard = keys.shardOf(urn)
   const old = browseEntries(pathsOf(before))
   const now = browseEntries(pathsOf(after))
-  const folders = keys.browseFolders(entityType)
+  const folders = keys.browseFolders(shard, entityType)
   const ops: Op[] = []
   for (const [folder, name] of old.listed) {
     if (now.listed.get(folder) === name) continue
-    ops.push(['ZUNLINK', keys.browseEntities(entityType, folder), urn, folders, folder], ['HDEL', keys.browseNames(entityType, folder), urn])
+    ops.push(['ZUNLINK', keys.browseEntities(shard, entityType, folder), urn, folders, folder], ['HDEL', keys.browseNames(shard, entityType, folder), urn])
   }
   for (const [folder, name] of now.listed) {
     if (old.listed.get(folder) === name) continue
-    ops.push(['ZLINK', keys.browseEntities(entityType, folder), '0', urn, folders, folder], ['HSET', keys.browseNames(entityType, folder), urn, name])
+    ops.push(['ZLINK', keys.browseEntities(shard, entityType, folder), '0', urn, folders, folder], ['HSET', keys.browseNames(shard, entityType, folder), urn, name])
   }
   return ops
 }

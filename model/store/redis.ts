@@ -1,35 +1,89 @@
 /**
- * Redis connections. Reads fail fast when Redis is unreachable (the API answers 503); queue and worker
- * connections wait for Redis to come back (BullMQ requires `maxRetriesPerRequest: null`).
+ * Redis connections, to one server (REDIS_URL) or to a Redis Cluster (REDIS_CLUSTER seed nodes): the rest of the
+ * code sees one client type and never asks which. Reads fail fast when Redis is unreachable (the API answers 503);
+ * queue and worker connections wait for Redis to come back (BullMQ requires `maxRetriesPerRequest: null`).
  */
-import { Redis } from 'ioredis'
+import { Cluster, Redis, type RedisOptions } from 'ioredis'
+import type { Config } from '../config.ts'
+
+/** A connection to one server or to a cluster (same commands; a cluster routes each by its keys' slot). */
+export type RedisClient = Redis | Cluster
+
+/** Where Redis is: the part of the configuration connections are made from. */
+export type RedisTarget = Pick<Config, 'redisUrl' | 'redisCluster'>
+
+function connect(target: RedisTarget, options: RedisOptions, autoPipelining: boolean): RedisClient {
+  if (target.redisCluster.length > 0) {
+    const nodes = target.redisCluster.map((node) => {
+      const cut = node.lastIndexOf(':')
+      return { host: node.slice(0, cut), port: Number(node.slice(cut + 1)) }
+    })
+    return quiet(new Cluster(nodes, {
+      redisOptions: options,
+      enableAutoPipelining: autoPipelining,
+      enableReadyCheck: true,
+      // After a failover the cluster answers CLUSTERDOWN for a moment: retry rather than fail the command.
+      retryDelayOnClusterDown: 200,
+      retryDelayOnTryAgain: 100,
+      retryDelayOnFailover: 200,
+      slotsRefreshTimeout: 2000,
+    }))
+  }
+  if (!target.redisUrl) throw new Error('REDIS_URL (or REDIS_CLUSTER) is not set')
+  return quiet(new Redis(target.redisUrl, { ...options, enableAutoPipelining: autoPipelining }))
+}
 
 /** A connection for API reads and writes: a command fails after a few reconnection attempts. */
-export function connectForRequests(url: string, name = 'svc'): Redis {
-  return quiet(new Redis(url, { connectionName: name, maxRetriesPerRequest: 2, enableAutoPipelining: true }))
+export function connectForRequests(target: RedisTarget, name = 'svc'): RedisClient {
+  return connect(target, { connectionName: name, maxRetriesPerRequest: 2 }, true)
 }
 
 /** A connection for queues and workers: commands wait for Redis to come back. */
-export function connectForQueues(url: string, name = 'svc-queue'): Redis {
-  return quiet(new Redis(url, { connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: true }))
+export function connectForQueues(target: RedisTarget, name = 'svc-queue'): RedisClient {
+  return connect(target, { connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: true }, false)
+}
+
+/** Whether `redis` is a cluster client. */
+export function isCluster(redis: RedisClient): redis is Cluster {
+  return redis instanceof Cluster
+}
+
+/** The master servers behind a client (itself for one server): where SCAN, SCRIPT LOAD and MODULE LIST go. */
+export async function masters(redis: RedisClient): Promise<Redis[]> {
+  if (!isCluster(redis)) return [redis]
+  if (redis.status !== 'ready') await new Promise<void>((resolve, reject) => { redis.once('ready', resolve); redis.once('end', () => reject(new Error('cluster connection ended'))) })
+  return redis.nodes('master')
+}
+
+/** Every key matching `pattern` on every master (SCAN, never KEYS). */
+export async function scanKeys(redis: RedisClient, pattern: string, onBatch: (keys: string[]) => Promise<void>): Promise<void> {
+  for (const node of await masters(redis)) {
+    for await (const batch of node.scanStream({ match: pattern, count: 1000 }) as AsyncIterable<string[]>) {
+      if (batch.length > 0) await onBatch(batch)
+    }
+  }
 }
 
 /**
  * Connection errors surface where commands fail (503 to clients, retries in workers); the connection's own error
  * events are expected while Redis restarts and are not worth an unhandled-error report each.
  */
-function quiet(redis: Redis): Redis {
+function quiet<T extends RedisClient>(redis: T): T {
   redis.on('error', () => {})
   return redis
 }
 
-/** Whether the server has the search module loaded (MODULE LIST). */
-export async function hasSearchModule(redis: Redis): Promise<boolean> {
-  const modules = (await redis.call('MODULE', 'LIST')) as unknown[][]
-  return modules.some((entry) => {
-    const fields = entry as unknown[]
-    const i = fields.findIndex((f) => String(f) === 'name')
-    const name = i >= 0 ? String(fields[i + 1]).toLowerCase() : ''
-    return name === 'search' || name === 'ft'
-  })
+/** Whether the server (every master of a cluster) has the search module loaded (MODULE LIST). */
+export async function hasSearchModule(redis: RedisClient): Promise<boolean> {
+  const nodes = await masters(redis)
+  const found = await Promise.all(nodes.map(async (node) => {
+    const modules = (await node.call('MODULE', 'LIST')) as unknown[][]
+    return modules.some((entry) => {
+      const fields = entry as unknown[]
+      const i = fields.findIndex((f) => String(f) === 'name')
+      const name = i >= 0 ? String(fields[i + 1]).toLowerCase() : ''
+      return name === 'search' || name === 'ft'
+    })
+  }))
+  return found.length > 0 && found.every(Boolean)
 }

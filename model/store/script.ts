@@ -1,11 +1,22 @@
 /**
- * A Lua script file run by EVALSHA, loaded again transparently when Redis answers NOSCRIPT (after a restart or a
- * SCRIPT FLUSH). Script files open with a comment block listing KEYS, ARGV and return values; a line
- * `-- @include <file>` is replaced by that file (shared pieces are included, not pasted).
+ * A Lua script file run by EVALSHA, loaded again transparently when Redis answers NOSCRIPT (after a restart, a
+ * SCRIPT FLUSH, or on a cluster node that has not seen it yet). Script files open with a comment block listing
+ * KEYS, ARGV and return values; a line `-- @include <file>` is replaced by that file (shared pieces are included,
+ * not pasted). A cluster routes each run by its first key.
  */
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import type { Redis } from 'ioredis'
+import type { RedisClient } from './redis.ts'
+
+/** Replica acknowledgements to wait for after a write (WAIT; WAITAOF too where the server has it). */
+export interface Durability {
+  replicas: number
+  timeoutMs: number
+  /** The server has WAITAOF (Redis 7.2+): also wait for the local and replicas' append-only files. */
+  waitAof: boolean
+}
+
+const isNoScript = (err: unknown): boolean => err instanceof Error && err.message.includes('NOSCRIPT')
 
 export class LuaScript {
   readonly name: string
@@ -19,19 +30,36 @@ export class LuaScript {
     this.sha = createHash('sha1').update(this.source).digest('hex')
   }
 
-  /** Loads the script into Redis's script cache (before pipelining EVALSHA, which cannot fall back itself). */
-  async load(redis: Redis): Promise<void> {
-    await redis.script('LOAD', this.source)
-  }
-
   /** Runs the script with `keys` and `args`. */
-  async run(redis: Redis, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async run(redis: RedisClient, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     try {
       return await redis.evalsha(this.sha, keys.length, ...keys, ...args)
     } catch (err) {
-      if (!(err instanceof Error) || !err.message.includes('NOSCRIPT')) throw err
+      if (!isNoScript(err)) throw err
       return redis.eval(this.source, keys.length, ...keys, ...args)
     }
+  }
+
+  /**
+   * Runs the script, then waits on the same connection (so on the node that ran it) until `durability.replicas`
+   * replicas acknowledged its writes; answers the script's reply and the replicas that acknowledged.
+   */
+  async runDurably(redis: RedisClient, keys: readonly string[], args: readonly (string | number)[], durability: Durability): Promise<{ reply: unknown; acked: number }> {
+    if (durability.replicas <= 0) return { reply: await this.run(redis, keys, args), acked: 0 }
+    for (const useSource of [false, true]) {
+      const pipeline = redis.pipeline()
+      if (useSource) pipeline.eval(this.source, keys.length, ...keys, ...args)
+      else pipeline.evalsha(this.sha, keys.length, ...keys, ...args)
+      if (durability.waitAof) pipeline.call('WAITAOF', '0', String(durability.replicas), String(durability.timeoutMs))
+      else pipeline.call('WAIT', String(durability.replicas), String(durability.timeoutMs))
+      const [[scriptErr, reply], [waitErr, waited]] = ((await pipeline.exec()) ?? []) as [Error | null, unknown][]
+      if (scriptErr && !useSource && isNoScript(scriptErr)) continue
+      if (scriptErr) throw scriptErr
+      if (waitErr) throw waitErr
+      const acked = Array.isArray(waited) ? Number(waited[1]) : Number(waited)
+      return { reply, acked }
+    }
+    throw new Error('unreachable')
   }
 }
 

@@ -11,7 +11,7 @@ import { runLoad, type LoadResult } from './load.ts'
 import { startChild } from './processes.ts'
 import { percentile } from './stats.ts'
 
-const applyScript = new LuaScript(import.meta.url, '../../model/store/scripts/apply-1.lua')
+const applyScript = new LuaScript(import.meta.url, '../../model/store/scripts/apply.lua')
 
 /** Pipelined HSETs through ioredis: ops/s. */
 export async function rawPipelinedHset(url: string, total = 200_000): Promise<number> {
@@ -31,21 +31,24 @@ export async function rawPipelinedHset(url: string, total = 200_000): Promise<nu
 /** The apply script with a typical proposal's op list (about 20 ops), `clients` calls in flight: calls/s. */
 export async function evalshaApply(url: string, clients: number, total = 50_000): Promise<number> {
   const redis = new Redis(url)
+  // One shard's keys (one hash tag), as a real apply's: entity keys, rows, document, postings, change log.
   const ops = (k: number): Op[] => [
-    ['HSET', `bench:e:{${k}}:a`, 'datasetProperties', JSON.stringify({ value: { name: `n${k}`, description: 'd'.repeat(80) } })],
-    ['ZADD', 'bench:e:rows', '0', `urn${k}\u0000datasetProperties`],
-    ['HSET', `bench:e:doc:${k}`, 'urn', `urn${k}`, 'd', '{"name":["n"]}'],
-    ...Array.from({ length: 8 }, (_, t): Op => ['ZLINK', `bench:e:tok:t${t}`, '1', `urn${k}`, 'bench:e:toks', `t${t}`]),
-    ...Array.from({ length: 6 }, (_, t): Op => ['LINK', `bench:e:kw:f${t}`, `urn${k}`, 'bench:e:vals', `v${t}`]),
-    ['XADD', 'bench:e:mcl', 'MAXLEN', '~', '10000', '*', 'aspect', 'x'.repeat(200)],
+    ['HSET', `bench:e:{s0}:a:${k}`, 'datasetProperties', JSON.stringify({ value: { name: `n${k}`, description: 'd'.repeat(80) } })],
+    ['ZADD', 'bench:e:{s0}:rows', '0', `urn${k}\u0000datasetProperties`],
+    ['HSET', `bench:e:{s0}:doc:${k}`, 'urn', `urn${k}`, 'd', '{"name":["n"]}'],
+    ...Array.from({ length: 8 }, (_, t): Op => ['ZLINK', `bench:e:{s0}:tok:t${t}`, '1', `urn${k}`, 'bench:e:{s0}:toks', `t${t}`]),
+    ...Array.from({ length: 6 }, (_, t): Op => ['LINK', `bench:e:{s0}:kw:f${t}`, `urn${k}`, 'bench:e:{s0}:vals', `v${t}`]),
+    ['XADD', 'bench:e:{s0}:mcl', 'MAXLEN', '~', '10000', '*', 'aspect', 'x'.repeat(200)],
   ]
   let issued = 0
   const started = performance.now()
   await Promise.all(Array.from({ length: clients }, async () => {
     while (issued < total) {
       const k = issued++
-      const rev = await redis.hget(`bench:e:{${k % 5000}}:m`, 'rev')
-      await applyScript.run(redis, [`bench:e:{${k % 5000}}:m`], [rev ?? '0', '', ...encodeOps(ops(k % 5000))])
+      const meta = `bench:e:{s0}:m:${k % 5000}`
+      const rev = await redis.hget(meta, 'rev')
+      const encoded = encodeOps([meta], ops(k % 5000))
+      await applyScript.run(redis, encoded.keys, [rev ?? '0', '', ...encoded.args])
     }
   }))
   const perSecond = total / ((performance.now() - started) / 1000)

@@ -5,7 +5,9 @@
  * writing the same as JSON under ops/bench/results/.
  *
  * Environment: BENCH_ROUNDS (3), BENCH_DATASETS (100000), BENCH_WORKERS (worker processes, 1),
- * BENCH_APPENDFSYNC (everysec), BENCH_ENGINE (native), BENCH_PROFILE=1 (write --cpu-prof profiles).
+ * BENCH_APPENDFSYNC (everysec), BENCH_ENGINE (native), BENCH_PROFILE=1 (write --cpu-prof profiles),
+ * BENCH_TOPOLOGY (standalone, or cluster: a local Redis Cluster of 3 masters, 16 shards; the stack baselines,
+ * which measure one server, are left out). `npm run bench:cluster` runs both and writes their ratios.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
@@ -13,6 +15,7 @@ import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
+import { startRedisCluster } from '../localCluster.ts'
 import { bareBullmq, bareRestify, evalshaApply, rawPipelinedHset } from './baselines.ts'
 import { BENCH_PLATFORMS, datasetMcps, datasetProposal, datasetUrn } from './data.ts'
 import { runLoad, send, type LoadResult } from './load.ts'
@@ -24,6 +27,8 @@ const DATASETS = Number(process.env.BENCH_DATASETS ?? 100_000)
 const WORKERS = Number(process.env.BENCH_WORKERS ?? 1)
 const FSYNC = (process.env.BENCH_APPENDFSYNC ?? 'everysec') as 'always' | 'everysec' | 'no'
 const ENGINE = process.env.BENCH_ENGINE ?? 'native'
+const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'cluster' ? 'cluster' : 'standalone'
+const MODULE = ENGINE === 'redisearch' ? process.env.REDISEARCH_MODULE ?? '/opt/redisearch/redisearch.so' : undefined
 const ADMIN = 'svc_bench_admin_token'
 
 interface Row { figure: string; value: number; unit: string; p50?: number; p99?: number; baseline?: string; ratio?: number }
@@ -73,24 +78,33 @@ async function sequential(base: string, queries: { path: string; body: unknown }
 
 const redisUrlGiven = process.env.REDIS_URL
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
-const embedded = redisUrlGiven ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, module: ENGINE === 'redisearch' ? process.env.REDISEARCH_MODULE ?? '/opt/redisearch/redisearch.so' : undefined })
-const redisUrl = redisUrlGiven ?? embedded!.url
-const redis = new Redis(redisUrl)
-log(`redis ${redisUrl} (appendfsync ${FSYNC}), engine ${ENGINE}, ${WORKERS} worker process(es), ${DATASETS} datasets, ${ROUNDS} rounds`)
+const cluster = TOPOLOGY === 'cluster' ? await startRedisCluster({ masters: 3, replicas: 0, module: MODULE, appendOnly: true, appendFsync: FSYNC }) : undefined
+const embedded = redisUrlGiven || cluster ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, module: MODULE })
+const redisUrl = redisUrlGiven ?? embedded?.url ?? ''
+/** Every master, for memory figures. */
+const masters = cluster ? (await cluster.masterPorts()).map((p) => new Redis(p, '127.0.0.1')) : [new Redis(redisUrl)]
+const where: Record<string, string> = cluster ? { REDIS_CLUSTER: cluster.seeds, SHARDS: '16' } : { REDIS_URL: redisUrl }
+log(`${cluster ? `redis cluster ${cluster.seeds} (3 masters, 16 shards)` : `redis ${redisUrl}`} (appendfsync ${FSYNC}), engine ${ENGINE}, ${WORKERS} worker process(es), ${DATASETS} datasets, ${ROUNDS} rounds`)
 
-// ---- baselines -------------------------------------------------------------------------------------------------
-const hsetPerSecond = await rawPipelinedHset(redisUrl)
-record({ figure: 'baseline: pipelined HSET (ioredis)', value: hsetPerSecond, unit: 'ops/s' })
-const evalPerSecond = median(await Promise.all([0].map(() => evalshaApply(redisUrl, 64))))
-record({ figure: 'baseline: EVALSHA apply script, ~20 ops, 64 in flight', value: evalPerSecond, unit: 'calls/s' })
-const bull = await bareBullmq(redisUrl, [1, 16, 64])
-for (const c of [1, 16, 64]) record({ figure: `baseline: bare BullMQ round trip, ${c} in flight`, value: bull[c]!.perSecond, unit: 'jobs/s', p50: bull[c]!.p50, p99: bull[c]!.p99 })
-const restifyBase = await rounds(ROUNDS, () => bareRestify(64))
-record({ figure: 'baseline: bare Restify constant route, 64 clients', value: restifyBase.perSecond, unit: 'req/s', p50: restifyBase.p50, p99: restifyBase.p99 })
+// ---- baselines (the limits of one server's stack) ----------------------------------------------------------------
+const baselines = cluster ? undefined : {
+  hset: await rawPipelinedHset(redisUrl),
+  eval: median(await Promise.all([0].map(() => evalshaApply(redisUrl, 64)))),
+  bull: await bareBullmq(redisUrl, [1, 16, 64]),
+  restify: await rounds(ROUNDS, () => bareRestify(64)),
+}
+if (baselines) {
+  record({ figure: 'baseline: pipelined HSET (ioredis)', value: baselines.hset, unit: 'ops/s' })
+  record({ figure: 'baseline: EVALSHA apply script, ~20 ops, 64 in flight', value: baselines.eval, unit: 'calls/s' })
+  for (const c of [1, 16, 64]) record({ figure: `baseline: bare BullMQ round trip, ${c} in flight`, value: baselines.bull[c]!.perSecond, unit: 'jobs/s', p50: baselines.bull[c]!.p50, p99: baselines.bull[c]!.p99 })
+  record({ figure: 'baseline: bare Restify constant route, 64 clients', value: baselines.restify.perSecond, unit: 'req/s', p50: baselines.restify.p50, p99: baselines.restify.p99 })
+}
+/** A figure's ratio to a baseline, where the run has baselines. */
+const versus = (value: number, name: string, baseline: (b: NonNullable<typeof baselines>) => number) => baselines ? { baseline: name, ratio: value / baseline(baselines) } : {}
 
 // ---- the service ----------------------------------------------------------------------------------------------
 const port = await freePort()
-const env = { REDIS_URL: redisUrl, PORT: String(port), PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: ADMIN, KEY_PREFIX: 'bench:svc:' }
+const env = { ...where, PORT: String(port), PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: ADMIN, KEY_PREFIX: 'bench:svc:' }
 const profile = process.env.BENCH_PROFILE === '1'
 const profileDir = join('ops', 'bench', 'results', 'profiles')
 if (profile) mkdirSync(profileDir, { recursive: true })
@@ -109,8 +123,7 @@ for (const clients of [1, 16, 64]) {
     const rev = revision++
     return runLoad(base, clients, total, (i) => ({ method: 'POST', path: '/aspects?action=ingestProposal', body: JSON.stringify({ proposal: datasetProposal(SYNC_OFFSET + (i % 5000), rev) }) }))
   })
-  const baseline = bull[clients]!.perSecond
-  record({ figure: `sync ingestProposal, ${clients} clients`, value: result.perSecond, unit: 'proposals/s', p50: result.p50, p99: result.p99, baseline: `bare BullMQ ${clients} in flight`, ratio: result.perSecond / baseline })
+  record({ figure: `sync ingestProposal, ${clients} clients`, value: result.perSecond, unit: 'proposals/s', p50: result.p50, p99: result.p99, ...versus(result.perSecond, `bare BullMQ ${clients} in flight`, (b) => b.bull[clients]!.perSecond) })
   if (result.errors) log(`  ${result.errors} errors`)
 }
 
@@ -123,24 +136,32 @@ async function batchLoad(offset: number, count: number, rev: number): Promise<nu
   }))
   return count / ((performance.now() - t0) / 1000)
 }
-const usedMemory = async () => Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1])
+/** CPU seconds Redis used so far (user + system, every master): what a write costs the store, queue included. */
+const redisCpu = async () => (await Promise.all(masters.map(async (m) => {
+  const info = await m.info('cpu')
+  return Number(/used_cpu_user:([\d.]+)/.exec(info)![1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)![1])
+}))).reduce((a, b) => a + b, 0)
+const usedMemory = async () => (await Promise.all(masters.map(async (m) => Number(/used_memory:(\d+)/.exec(await m.info('memory'))![1])))).reduce((a, b) => a + b, 0)
 const beforeMemory = await usedMemory()
+const beforeCpu = await redisCpu()
 const batchRates = [await batchLoad(0, DATASETS, 0)] // the first load, once: it is what fills the catalogue
+const afterCpu = await redisCpu()
 const afterMemory = await usedMemory()
+record({ figure: 'Redis CPU per dataset first written in batches (queue and apply script, 4 aspects, every index entry)', value: ((afterCpu - beforeCpu) * 1e6) / DATASETS, unit: 'us' })
 log(`loaded ${DATASETS} datasets`)
 const rewriteRates: number[] = []
 for (let r = 1; r < ROUNDS; r++) rewriteRates.push(await batchLoad(0, Math.min(20_000, DATASETS), 100 + r))
 // A first write stores 4 aspects (key, browse paths, platform instance, the proposed one); a rewrite stores 1.
 record({ figure: `batch ingestProposalBatch, first writes of ${DATASETS} datasets, 1,000 per request`, value: batchRates[0]!, unit: 'proposals/s' })
-record({ figure: 'batch ingestProposalBatch, first writes: aspects stored', value: batchRates[0]! * 4, unit: 'aspects/s', baseline: 'pipelined HSET', ratio: (batchRates[0]! * 4) / hsetPerSecond })
-if (rewriteRates.length > 0) record({ figure: 'batch ingestProposalBatch, new versions of existing datasets', value: median(rewriteRates), unit: 'aspects/s', baseline: 'pipelined HSET', ratio: median(rewriteRates) / hsetPerSecond })
+record({ figure: 'batch ingestProposalBatch, first writes: aspects stored', value: batchRates[0]! * 4, unit: 'aspects/s', ...versus(batchRates[0]! * 4, 'pipelined HSET', (b) => b.hset) })
+if (rewriteRates.length > 0) record({ figure: 'batch ingestProposalBatch, new versions of existing datasets', value: median(rewriteRates), unit: 'aspects/s', ...versus(median(rewriteRates), 'pipelined HSET', (b) => b.hset) })
 record({ figure: `Redis memory per dataset (${DATASETS} loaded: 4 aspects, index entries, change log; engine ${ENGINE})`, value: (afterMemory - beforeMemory) / DATASETS, unit: 'bytes' })
 
 // Reads.
 const v2 = await rounds(ROUNDS, () => runLoad(base, 64, 20_000, (i) => ({ method: 'GET', path: `/entitiesV2/${encodeURIComponent(datasetUrn((i * 7919) % DATASETS))}` })))
-record({ figure: 'GET /entitiesV2, 64 clients', value: v2.perSecond, unit: 'req/s', p50: v2.p50, p99: v2.p99, baseline: 'bare Restify', ratio: v2.perSecond / restifyBase.perSecond })
+record({ figure: 'GET /entitiesV2, 64 clients', value: v2.perSecond, unit: 'req/s', p50: v2.p50, p99: v2.p99, ...versus(v2.perSecond, 'bare Restify', (b) => b.restify.perSecond) })
 const versioned = await rounds(ROUNDS, () => runLoad(base, 64, 20_000, (i) => ({ method: 'GET', path: `/aspects/${encodeURIComponent(datasetUrn(i % 5000))}?aspect=datasetProperties&version=${i % 2}` })))
-record({ figure: 'GET /aspects?version=, 64 clients', value: versioned.perSecond, unit: 'req/s', p50: versioned.p50, p99: versioned.p99, baseline: 'bare Restify', ratio: versioned.perSecond / restifyBase.perSecond })
+record({ figure: 'GET /aspects?version=, 64 clients', value: versioned.perSecond, unit: 'req/s', p50: versioned.p50, p99: versioned.p99, ...versus(versioned.perSecond, 'bare Restify', (b) => b.restify.perSecond) })
 
 // Search, autocomplete, browse at DATASETS datasets.
 const S = '/entities?action=search'
@@ -159,6 +180,12 @@ record({ figure: `search at ${DATASETS} datasets: first time each query is asked
 const A = '/entities?action=autocomplete'
 const acLat = await sequential(base, ['ord', 'orders cu', 'inv', 'sessions r', 'ledger'].map((query) => ({ path: A, body: { query, entity: 'dataset', limit: 10 } })), 50 * ROUNDS)
 record({ figure: `autocomplete at ${DATASETS} datasets`, value: acLat.p50, unit: 'ms p50', p50: acLat.p50, p99: acLat.p99 })
+// Throughput at 16 clients: search (the six kinds in turn) against autocomplete (five queries in turn).
+const searchThroughput = await rounds(ROUNDS, () => runLoad(base, 16, 4000, (i) => ({ method: 'POST', path: S, body: JSON.stringify(searches[i % searches.length]!.body) })))
+record({ figure: `search throughput at ${DATASETS} datasets, 16 clients`, value: searchThroughput.perSecond, unit: 'req/s', p50: searchThroughput.p50, p99: searchThroughput.p99 })
+const acQueries = ['ord', 'orders cu', 'inv', 'sessions r', 'ledger']
+const acThroughput = await rounds(ROUNDS, () => runLoad(base, 16, 4000, (i) => ({ method: 'POST', path: A, body: JSON.stringify({ query: acQueries[i % acQueries.length], entity: 'dataset', limit: 10 }) })))
+record({ figure: `autocomplete throughput at ${DATASETS} datasets, 16 clients`, value: acThroughput.perSecond, unit: 'req/s', p50: acThroughput.p50, p99: acThroughput.p99, baseline: 'search throughput, 16 clients', ratio: acThroughput.perSecond / searchThroughput.perSecond })
 const B = '/entities?action=browse'
 const browseLat = await sequential(base, ['/prod', `/prod/${BENCH_PLATFORMS[0]}`, `/prod/${BENCH_PLATFORMS[0]}/db8`].map((path) => ({ path: B, body: { path, entity: 'dataset', start: 0, limit: 10 } })), 50 * ROUNDS)
 record({ figure: `browse at ${DATASETS} datasets`, value: browseLat.p50, unit: 'ms p50', p50: browseLat.p50, p99: browseLat.p99 })
@@ -204,9 +231,10 @@ try {
 
 // ---- report ---------------------------------------------------------------------------------------------------
 for (const child of children.reverse()) await child.stop()
-redis.disconnect()
+for (const m of masters) m.disconnect()
 await embedded?.stop()
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(), appendfsync: FSYNC, engine: ENGINE, workers: WORKERS, rounds: ROUNDS, datasets: DATASETS }
+await cluster?.stop()
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(), appendfsync: FSYNC, engine: ENGINE, topology: TOPOLOGY, workers: WORKERS, rounds: ROUNDS, datasets: DATASETS }
 const table = [
   `| figure | value | p50 ms | p99 ms | ratio to baseline |`,
   `|---|---|---|---|---|`,
@@ -214,9 +242,9 @@ const table = [
 ].join('\n')
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
-const report = `Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; appendfsync ${FSYNC}, engine ${ENGINE}, ${WORKERS} worker process(es), medians of ${ROUNDS} rounds, ${machine.date}\n\n${table}\n`
-// latest.* is the default configuration's run (the README quotes it); every run also keeps one per engine.
-const names = ENGINE === 'native' ? ['latest', `latest-${ENGINE}`] : [`latest-${ENGINE}`]
+const report = `Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; ${TOPOLOGY === 'cluster' ? 'local Redis Cluster of 3 masters, 16 shards' : 'one redis-server'}; appendfsync ${FSYNC}, engine ${ENGINE}, ${WORKERS} worker process(es), medians of ${ROUNDS} rounds, ${machine.date}\n\n${table}\n`
+// latest.* is the default configuration's run (the README quotes it); every run also keeps one per engine and topology.
+const names = TOPOLOGY === 'cluster' ? [`latest-${ENGINE}-cluster`] : ENGINE === 'native' ? ['latest', `latest-${ENGINE}`] : [`latest-${ENGINE}`]
 for (const name of names) {
   writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, rows }, null, 2))
   writeFileSync(join(resultsDir, `${name}.md`), report)

@@ -10,7 +10,7 @@ import { parse, positiveInt, UsageError } from './args.ts'
 import { batchesOf } from './batches.ts'
 import { apiTarget, callApi, describeError, type ApiTarget } from './http.ts'
 import { startProgress } from './progress.ts'
-import { recordsOf, unitsOf, type Unit } from './records.ts'
+import { entityTypeOf, recordsOf, unitsOf, type Unit } from './records.ts'
 import { formatSummary, summarize, type Outcome } from './summary.ts'
 
 export const usage = 'ingest <file...> [--url URL] [--token T] [--batch N]'
@@ -33,22 +33,23 @@ function readJson(file: string): unknown {
 /** Sends one batch; answers one outcome per proposal, or the error that should stop the run. */
 async function sendBatch(target: ApiTarget, batch: Unit[]): Promise<{ outcomes: Outcome[]; fatal?: Outcome }> {
   const sources = batch.flatMap((u) => u.proposals.map(() => u.source))
+  const types = batch.flatMap((u) => u.proposals.map((p) => entityTypeOf(p)))
   let res
   try {
     res = await callApi(target, 'POST', '/aspects?action=ingestProposalBatch', { proposals: batch.flatMap((u) => u.proposals) })
   } catch (err) {
     const failure: Outcome = { accepted: false, code: 'UNREACHABLE', message: (err as Error).message }
-    return { outcomes: sources.map(() => failure), fatal: failure }
+    return { outcomes: types.map((entityType) => ({ ...failure, entityType })), fatal: failure }
   }
   if (res.status !== 200) {
     const failure: Outcome = { accepted: false, code: res.body?.code ?? `HTTP_${res.status}`, message: describeError(res) }
-    return { outcomes: sources.map(() => failure), fatal: res.status === 401 || res.status === 403 || res.status === 413 ? failure : undefined }
+    return { outcomes: types.map((entityType) => ({ ...failure, entityType })), fatal: res.status === 401 || res.status === 403 || res.status === 413 ? failure : undefined }
   }
   const results = res.body.value.results as { index: number; status: number; error?: { code: string; message: string } }[]
   return {
     outcomes: results.map((r) => r.status === 200
       ? { accepted: true }
-      : { accepted: false, code: r.error?.code, message: `${sources[r.index]}: ${r.error?.message ?? `status ${r.status}`}` }),
+      : { accepted: false, code: r.error?.code, message: `${sources[r.index]}: ${r.error?.message ?? `status ${r.status}`}`, entityType: types[r.index] }),
   }
 }
 
@@ -66,7 +67,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const file of positionals) {
     const converted = unitsOf(registry, file, recordsOf(readJson(file)))
     units.push(...converted.units)
-    outcomes.push(...converted.rejected.map((r) => ({ accepted: false, code: r.code, message: r.message })))
+    outcomes.push(...converted.rejected.map((r) => ({ accepted: false, code: r.code, message: r.message, entityType: r.entityType })))
   }
   const total = units.reduce((n, u) => n + u.proposals.length, 0)
   const progress = startProgress('ingest', total)
@@ -74,7 +75,7 @@ export async function run(argv: string[]): Promise<number> {
   for (const batch of batchesOf(units, size)) {
     const count = batch.reduce((n, u) => n + u.proposals.length, 0)
     if (fatal) {
-      outcomes.push(...Array.from({ length: count }, () => ({ ...fatal!, message: `not sent after: ${fatal!.message}` })))
+      outcomes.push(...batch.flatMap((u) => u.proposals.map((p) => ({ ...fatal!, message: `not sent after: ${fatal!.message}`, entityType: entityTypeOf(p) }))))
       continue
     }
     const sent = await sendBatch(target, batch)
@@ -85,6 +86,6 @@ export async function run(argv: string[]): Promise<number> {
   progress.done()
   const summary = summarize(outcomes)
   process.stdout.write(formatSummary(summary))
-  process.stdout.write(`${total} proposals in ${(progress.elapsedMs / 1000).toFixed(1)}s\n`)
+  process.stdout.write(`${total} proposals (one per aspect) in ${(progress.elapsedMs / 1000).toFixed(1)}s\n`)
   return summary.rejected === 0 ? 0 : 1
 }

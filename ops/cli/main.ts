@@ -6,6 +6,8 @@
 import { UsageError } from './args.ts'
 import * as del from './delete.ts'
 import * as ingest from './ingest.ts'
+import * as log from './log.ts'
+import * as migrate from './migrate.ts'
 import * as queues from './queues.ts'
 import * as restore from './restore.ts'
 import * as rollback from './rollback.ts'
@@ -16,7 +18,7 @@ interface Command {
   run(argv: string[]): Promise<number>
 }
 
-const COMMANDS: Record<string, Command> = { ingest, restore, token, delete: del, rollback, queues }
+const COMMANDS: Record<string, Command> = { ingest, restore, token, delete: del, rollback, queues, log, migrate }
 const PROGRAM = 'node ops/cli/main.ts'
 
 /** Every command's usage line. */

@@ -1,6 +1,7 @@
 /**
  * A progress bar on stderr (stdout stays for results): `label [#####-----] done/total rate/s`. On a terminal it
- * redraws one line; otherwise (pipes, CI logs) it prints a line at most once a second and once at the end.
+ * redraws one line; otherwise (pipes, CI logs) it prints a line at most once a second, and the final state once
+ * (never twice when the last tick already showed it).
  */
 
 /** The bar as text; pure, so its shape is tested without a terminal. */
@@ -31,11 +32,17 @@ export function startProgress(label: string, total: number, stream: NodeJS.Write
   const started = Date.now()
   let count = 0
   let lastDraw = 0
+  let drawnCount = -1
   const tty = stream.isTTY === true
   const draw = (final: boolean) => {
     const now = Date.now()
+    if (final && count === drawnCount) {
+      if (tty) stream.write('\n') // the line already shows the final state: end it
+      return
+    }
     if (!final && now - lastDraw < (tty ? 100 : 1000)) return
     lastDraw = now
+    drawnCount = count
     const line = renderProgress(label, count, total, now - started)
     stream.write(tty ? `\r${line}${final ? '\n' : ''}` : `${line}\n`)
   }

@@ -19,6 +19,7 @@ export interface LocalRejection {
   source: string
   code: string
   message: string
+  entityType?: string
 }
 
 const isObject = (v: unknown): v is Record<string, any> => typeof v === 'object' && v !== null && !Array.isArray(v)
@@ -57,6 +58,24 @@ export function recordProposals(registry: Registry, record: unknown): unknown[] 
   throw new Error(`${request.method ?? 'POST'} ${request.path} is not an ingest request`)
 }
 
+const URN_TYPE = /^urn:[A-Za-z0-9]+:([A-Za-z][A-Za-z0-9_]*):/
+
+/**
+ * The entity type a proposal or record is about, for the summary: a proposal's `entityType`, else the type segment
+ * of the first urn found (depth-first, a few levels down: an MCE's snapshot urn, an MCP's entityUrn). Pure.
+ */
+export function entityTypeOf(value: unknown, depth = 5): string | undefined {
+  if (typeof value === 'string') return URN_TYPE.exec(value)?.[1]
+  if (depth === 0 || typeof value !== 'object' || value === null) return undefined
+  if (isObject(value) && typeof value.entityType === 'string' && value.entityType !== '') return value.entityType
+  const fields = isObject(value) ? ['entityUrn', 'urn', ...Object.keys(value)].map((k) => value[k]) : (value as unknown[])
+  for (const field of fields) {
+    const found = entityTypeOf(field, depth - 1)
+    if (found) return found
+  }
+  return undefined
+}
+
 /** The records of a parsed file: a list, or one record. */
 export function recordsOf(parsed: unknown): unknown[] {
   return Array.isArray(parsed) ? parsed : [parsed]
@@ -72,7 +91,7 @@ export function unitsOf(registry: Registry, file: string, records: unknown[]): {
       const proposals = recordProposals(registry, record)
       if (proposals.length > 0) units.push({ source, proposals })
     } catch (err) {
-      rejected.push({ source, code: 'UNCONVERTIBLE_RECORD', message: `${source}: ${(err as Error).message}` })
+      rejected.push({ source, code: 'UNCONVERTIBLE_RECORD', message: `${source}: ${(err as Error).message}`, entityType: entityTypeOf(record) })
     }
   })
   return { units, rejected }

@@ -1,21 +1,30 @@
 /**
  * Redis for the commands that work on storage directly (restore, token, queues): the connection comes from
- * REDIS_URL and the keys from KEY_PREFIX, exactly as the service reads them, and is closed when the command ends.
+ * REDIS_CLUSTER or REDIS_URL, or else from the `npm start` running on DATA_DIR (its embedded redis-server), and the keys from
+ * KEY_PREFIX, exactly as the service reads them; it is closed when the command ends.
  */
-import type { Redis } from 'ioredis'
+import { resolve } from 'node:path'
 import { loadConfig, type Config } from '../../model/config.ts'
 import { openModel, type Model } from '../../model/runtime.ts'
-import { connectForRequests } from '../../model/store/redis.ts'
+import { connectForRequests, type RedisClient } from '../../model/store/redis.ts'
 import { Keys } from '../../model/store/keys.ts'
-import { UsageError } from './args.ts'
+import { runningInstance } from '../instance.ts'
+
+/** REDIS_URL, or the embedded Redis of the `npm start` running on the data folder. */
+export function redisUrlOf(config: Config): string {
+  if (config.redisUrl) return config.redisUrl
+  const running = runningInstance(config.dataDir)
+  if (running?.redisUrl) return running.redisUrl
+  throw new Error(`REDIS_URL is not set and no npm start runs on the data folder ${resolve(config.dataDir)}: start the service (npm start), or set REDIS_URL (and DATA_DIR if it uses another folder)`)
+}
 
 /** Runs `fn` with a connection to REDIS_URL and the service's keys; the connection is closed afterwards. */
-export async function withRedis<T>(fn: (redis: Redis, keys: Keys, config: Config) => Promise<T>): Promise<T> {
+export async function withRedis<T>(fn: (redis: RedisClient, keys: Keys, config: Config) => Promise<T>): Promise<T> {
   const config = loadConfig()
-  if (!config.redisUrl) throw new UsageError('REDIS_URL is not set: this command works on the service\'s Redis directly')
-  const redis = connectForRequests(config.redisUrl, 'svc-cli')
+  if (config.redisCluster.length === 0) config.redisUrl = redisUrlOf(config)
+  const redis = connectForRequests(config, 'svc-cli')
   try {
-    return await fn(redis, new Keys(config.keyPrefix), config)
+    return await fn(redis, new Keys(config.keyPrefix, config.shards), config)
   } finally {
     await redis.quit().catch(() => redis.disconnect())
   }

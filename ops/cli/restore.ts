@@ -1,16 +1,18 @@
 /**
  * `restore [--urn U] [--urnLike P] [--aspect A] [--batch-size N] [--rebuild] [--resume]`: restores indices for every
- * matching row, batch after batch, directly against Redis. The cursor (`start` of the next batch) is saved after
- * each batch so an interrupted run continues with `--resume`; `--rebuild` first deletes every index key and ends by
- * sweeping orphaned entries.
+ * matching row, batch after batch: rows are read from Redis directly, and each batch's restate items go through
+ * the write queues to the running workers (only workers change what is stored). The cursor (`start` of the next
+ * batch) is saved after each batch so an interrupted run continues with `--resume`; `--rebuild` first deletes
+ * every index key and ends by sweeping orphaned entries.
  */
-import type { Redis } from 'ioredis'
 import { indexKeyPatterns, likePrefix, restoreIndices, sweepOrphans } from '../../model/restore.ts'
 import type { Model } from '../../model/runtime.ts'
 import { SEP, type Keys } from '../../model/store/keys.ts'
+import { scanKeys, type RedisClient } from '../../model/store/redis.ts'
 import { parse, positiveInt, UsageError } from './args.ts'
 import { formatRate, startProgress } from './progress.ts'
 import { withModel } from './redis.ts'
+import { withSubmit } from './submit.ts'
 
 export const usage = 'restore [--urn U] [--urnLike P] [--aspect A] [--batch-size N] [--rebuild] [--resume]'
 
@@ -23,22 +25,24 @@ export const cursorKey = (keys: Keys): string => `${keys.prefix}ops:restore:curs
 
 const sameFilters = (a: Filters, b: Filters) => a.urn === b.urn && a.urnLike === b.urnLike && a.aspect === b.aspect
 
-/** Deletes every key matching the patterns (SCAN + UNLINK); answers how many. */
-export async function deleteKeys(redis: Redis, patterns: string[]): Promise<number> {
+/** Deletes every key matching the patterns on every master (SCAN + UNLINK); answers how many. */
+export async function deleteKeys(redis: RedisClient, patterns: string[]): Promise<number> {
   let deleted = 0
   for (const match of patterns) {
-    for await (const keys of redis.scanStream({ match, count: 1000 }) as AsyncIterable<string[]>) {
-      if (keys.length > 0) deleted += await redis.unlink(...keys)
-    }
+    await scanKeys(redis, match, async (keys) => {
+      deleted += (await Promise.all(keys.map((key) => redis.unlink(key)))).reduce((a, b) => a + b, 0)
+    })
   }
   return deleted
 }
 
-/** How many rows the filters can select at most (exact without `urnLike` wildcards and `aspect`). */
+/** How many rows the filters can select at most (exact without `urnLike` wildcards and `aspect`), over every shard. */
 async function rowEstimate(model: Model, f: Filters): Promise<number> {
   const prefix = f.urn !== undefined ? `${f.urn}${SEP}` : f.urnLike !== undefined ? likePrefix(f.urnLike) : ''
-  if (!prefix) return model.redis.zcard(model.keys.rows())
-  return model.redis.zlexcount(model.keys.rows(), `[${prefix}`, `[${prefix}\xff`)
+  const counts = await Promise.all(model.keys.allShards().map((shard) => prefix
+    ? model.redis.zlexcount(model.keys.rows(shard), `[${prefix}`, `[${prefix}\xff`)
+    : model.redis.zcard(model.keys.rows(shard))))
+  return counts.reduce((a, b) => a + b, 0)
 }
 
 /** Runs the command; answers the exit code. */
@@ -52,7 +56,7 @@ export async function run(argv: string[]): Promise<number> {
   const filtered = given.urn !== undefined || given.urnLike !== undefined || given.aspect !== undefined
   if (values.rebuild && filtered) throw new UsageError('--rebuild deletes every index, so it restores every row: it takes no --urn, --urnLike or --aspect')
 
-  return withModel(async (model) => {
+  return withModel((model) => withSubmit(model, async (submit) => {
     const key = cursorKey(model.keys)
     let filters = given
     let start = 0
@@ -81,7 +85,7 @@ export async function run(argv: string[]): Promise<number> {
     let scanned = 0
     let entities = 0
     for (;;) {
-      const result = await restoreIndices(model, { ...filters, start, batchSize })
+      const result = await restoreIndices(model, submit, { ...filters, start, batchSize })
       rows += result.rowsRestored
       entities += result.entitiesRestored
       scanned += result.rowsRestored + result.ignored
@@ -93,9 +97,9 @@ export async function run(argv: string[]): Promise<number> {
     await model.redis.del(key)
     progress.setTotal(scanned)
     progress.done()
-    if (rebuild) process.stdout.write(`swept ${await sweepOrphans(model)} orphaned entities\n`)
+    if (rebuild) process.stdout.write(`swept ${await sweepOrphans(model, submit)} orphaned entities\n`)
     const seconds = progress.elapsedMs / 1000
     process.stdout.write(`rows restored: ${rows} (${entities} entity restatements) in ${seconds.toFixed(1)}s, ${formatRate(seconds > 0 ? rows / seconds : rows)} rows/s\n`)
     return 0
-  })
+  }))
 }

@@ -9,7 +9,7 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter'
 import { ExpressAdapter } from '@bull-board/express'
 import { Queue } from 'bullmq'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
-import type { Redis } from 'ioredis'
+import type { RedisClient } from '../../model/store/redis.ts'
 import { allows, type TokenStore } from '../../model/auth/tokens.ts'
 import type { Config } from '../../model/config.ts'
 import { queueName } from '../../model/jobs.ts'
@@ -40,7 +40,7 @@ function requireAdmin(config: Config, tokens: TokenStore) {
 }
 
 /** Builds the dashboard app over the partition queues; close the returned queues when done. */
-export function buildDashboard(config: Config, connection: Redis, keys: Keys, tokens: TokenStore): { app: Express; queues: Queue[] } {
+export function buildDashboard(config: Config, connection: RedisClient, keys: Keys, tokens: TokenStore): { app: Express; queues: Queue[] } {
   const queues = Array.from({ length: config.partitions }, (_, p) => new Queue(queueName(p), { connection, prefix: keys.queuePrefix() }))
   const serverAdapter = new ExpressAdapter()
   serverAdapter.setBasePath(DASHBOARD_PATH)

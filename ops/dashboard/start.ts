@@ -13,10 +13,13 @@ export interface RunningDashboard {
 }
 
 export async function startDashboard(config: Config, log: Logger): Promise<RunningDashboard> {
-  const redis = connectForRequests(config.redisUrl, 'svc-dashboard')
-  const keys = new Keys(config.keyPrefix)
+  const redis = connectForRequests(config, 'svc-dashboard')
+  const keys = new Keys(config.keyPrefix, config.shards)
   const { app, queues } = buildDashboard(config, redis, keys, new TokenStore(redis, keys))
-  const server = await new Promise<Server>((resolve) => { const s = app.listen(config.dashboardPort, config.host, () => resolve(s)) })
+  // Express 5 calls back with the error when listening fails (EADDRINUSE).
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = app.listen(config.dashboardPort, config.host, (err?: Error) => (err ? reject(err) : resolve(s)))
+  })
   const { port } = server.address() as { port: number }
   const url = `http://${config.host}:${port}${DASHBOARD_PATH}`
   log.notice('queue dashboard listening', { url })

@@ -8,10 +8,12 @@ import * as assert from 'uvu/assert'
 import { finishWriters, FULL, startCluster, writeUntil, type Cluster, type WriteRecord } from '../helpers/faults.ts'
 import { httpCall } from '../helpers/service.ts'
 
-const CRASHES = FULL ? 5 : 1
+/** How long redis-server stays down after each crash: short outages, and one longer than WRITE_TIMEOUT_MS (15 s). */
+const DOWN_MS = FULL ? [500, 2000, 5000, 500, 10_000, 20_000] : [1000]
+const CRASHES = DOWN_MS.length
 const ENTITIES = FULL ? 12 : 6
 const t = suite<{ cluster: Cluster }>('faults: Redis crash')
-t.before(async (ctx) => { ctx.cluster = await startCluster(1, { WRITE_TIMEOUT_MS: '15000' }) })
+t.before(async (ctx) => { ctx.cluster = await startCluster(1, { WRITE_TIMEOUT_MS: '15000', CHANGELOG_MAXLEN: '100000000' }) })
 t.after(async (ctx) => { await ctx.cluster.stop() })
 
 t(`kill -9 redis-server ${CRASHES} time(s) under load: every acknowledged write survives`, async ({ cluster }) => {
@@ -20,7 +22,7 @@ t(`kill -9 redis-server ${CRASHES} time(s) under load: every acknowledged write 
   const recoveries: number[] = []
   for (let c = 0; c < CRASHES; c++) {
     await new Promise((r) => setTimeout(r, 1500))
-    await cluster.crashRedis(500)
+    await cluster.crashRedis(DOWN_MS[c]!)
     const restarted = Date.now()
     // Recovered: a write through the service is acknowledged again.
     for (let n = 0; ; n++) {
@@ -34,9 +36,9 @@ t(`kill -9 redis-server ${CRASHES} time(s) under load: every acknowledged write 
     recoveries.push(Date.now() - restarted)
   }
   await new Promise((r) => setTimeout(r, 1500))
-  const { acked, found, errors, problems } = await finishWriters(cluster, writers, () => { stop = true })
+  const { acked, found, errors, failures, problems } = await finishWriters(cluster, writers, () => { stop = true })
   assert.equal(problems, [])
-  console.log(`redis crash: ${CRASHES} crash(es), ${acked} writes acknowledged, ${found} found, ${errors} client errors, recovery ${recoveries.map((ms) => `${ms} ms`).join(', ')} after restart`)
+  console.log(`redis crash: ${CRASHES} crash(es), ${acked} writes acknowledged, ${found} found, ${errors} client errors${errors ? ` (${failures})` : ''}, down ${DOWN_MS.join(', ')} ms, writes acknowledged again ${recoveries.map((ms) => `${ms} ms`).join(', ')} after each restart`)
   assert.is(found, acked)
   const ready = await httpCall(cluster.url, 'GET', '/ready')
   assert.is(ready.status, 200, 'ready again')

@@ -2,7 +2,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { spawnService } from '../helpers/processes.ts'
-import { startService, testConfig, type TestService } from '../helpers/service.ts'
+import { startService, testConfig, type TestService, redisEnv } from '../helpers/service.ts'
 
 const t = suite<{ svc: TestService }>('health, readiness, metrics, logs')
 t.before(async (ctx) => { ctx.svc = await startService() })
@@ -42,7 +42,7 @@ t('/metrics: requests per route and status, queue depth, apply latency', async (
 
 t('one JSON log line per request, with the urn', async () => {
   const config = testConfig()
-  const gateway = spawnService('gateway/main.ts', { REDIS_URL: config.redisUrl, KEY_PREFIX: config.keyPrefix, PORT: '0', LOG_LEVEL: 'info' })
+  const gateway = spawnService('gateway/main.ts', { ...redisEnv(config), PORT: '0', LOG_LEVEL: 'info' })
   try {
     await gateway.waitFor(/gateway listening/)
     const url = JSON.parse(gateway.output().split('\n').find((l) => l.includes('gateway listening'))!).url as string

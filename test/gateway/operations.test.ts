@@ -40,8 +40,8 @@ t('restoreIndices needs an admin token: 401 without, 403 with a read token', asy
 t('restore of one urn rebuilds what was lost (the guide example, /gms prefix too)', async ({ svc, admin }) => {
   const before = { search: await search(svc, 'tags:Legacy'), owned: await owned(svc, 'urn:svc:corpuser:jdoe') }
   assert.equal(before.search.entities, [hive])
-  await deleteKeys(svc, 'ix:dataset:*')
-  await deleteKeys(svc, `{${hive}}:out:*`)
+  await deleteKeys(svc, '{*}:ix:dataset:*')
+  await deleteKeys(svc, `{*}:out:*:${hive}`)
   assert.equal((await search(svc, 'tags:Legacy')).entities, [])
   const res = await svc.call('POST', '/gms/operations?action=restoreIndices', { urn: hive }, bearer(admin))
   assert.is(res.status, 200)
@@ -52,8 +52,8 @@ t('restore of one urn rebuilds what was lost (the guide example, /gms prefix too
 })
 
 t('batches over every row (start, batchSize) make search, browse and edges whole again', async ({ svc, admin, baseline }) => {
-  assert.ok((await deleteKeys(svc, 'ix:*')) > 0)
-  assert.ok((await deleteKeys(svc, 'br:*')) > 0)
+  assert.ok((await deleteKeys(svc, '{*}:ix:*')) > 0)
+  assert.ok((await deleteKeys(svc, '{*}:br:*')) > 0)
   assert.ok((await deleteKeys(svc, '{*}:in:*')) > 0)
   assert.is((await search(svc, '*')).numEntities, 0)
   let start: number | null = 0
@@ -88,19 +88,21 @@ t('stale entries of a deleted entity and stray edges go away', async ({ svc, adm
   // Storage loses the entity behind the index's back: the rows remain listed, the aspects are gone.
   await redis.del(keys.latest(ghost))
   await redis.zadd(keys.edgesOut(hive, 'OwnedBy'), 0, 'urn:svc:corpuser:nobody')
-  await redis.zadd(keys.edgesIn(hive, 'DownstreamOf'), 0, 'urn:svc:dataset:(urn:svc:dataPlatform:hive,stranger,PROD)')
+  const stranger = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,stranger,PROD)'
+  const strangerIn = keys.edgesIn(keys.shardOf(stranger), hive, 'DownstreamOf')
+  await redis.zadd(strangerIn, 0, stranger)
   for (const urn of [ghost, hive]) assert.is((await svc.call('POST', '/operations?action=restoreIndices', { urn, batchSize: 100 }, bearer(admin))).status, 200)
   assert.not.ok((await search(svc, 'ghost')).entities.includes(ghost))
   assert.not.ok((await owned(svc, 'urn:svc:corpuser:jdoe')).includes(ghost))
   assert.not.ok((await owned(svc, 'urn:svc:corpuser:nobody')).includes(hive))
-  assert.not.ok((await redis.zrange(keys.edgesIn(hive, 'DownstreamOf'), 0, -1)).some((u) => u.includes('stranger')))
-  assert.is(await redis.zcount(keys.rows(), '-inf', '+inf'), await redis.zcard(keys.rows()))
-  assert.equal(await redis.zrangebylex(keys.rows(), `[${ghost}\u0000`, `[${ghost}\u0000\xff`), [])
+  assert.not.ok((await redis.zrange(strangerIn, 0, -1)).some((u) => u.includes('stranger')))
+  const rows = keys.rows(keys.shardOf(ghost))
+  assert.equal(await redis.zrangebylex(rows, `[${ghost}\u0000`, `[${ghost}\u0000\xff`), [])
 })
 
 t('restore writes a RESTATE change-log entry per row', async ({ svc, admin }) => {
   const redis = svc.gateway.model.redis
-  const stream = svc.gateway.model.keys.changeLog()
+  const stream = svc.gateway.model.keys.changeLog(svc.gateway.model.keys.shardOf(hive))
   const last = (await redis.xrevrange(stream, '+', '-', 'COUNT', 1))[0]![0]
   await svc.call('POST', '/operations?action=restoreIndices', { urn: hive, aspect: 'ownership' }, bearer(admin))
   const added = await redis.xrange(stream, `(${last}`, '+')

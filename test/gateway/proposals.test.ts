@@ -60,9 +60,9 @@ t('timeseries aspects accept UPSERT only', async ({ svc }) => {
 
 t('the change log records each applied change once', async ({ svc }) => {
   const redis = svc.gateway.model.redis
-  const key = svc.gateway.model.keys.changeLog()
-  const before = await redis.xlen(key)
   const other = 'urn:svc:corpuser:changelog'
+  const key = svc.gateway.model.keys.changeLog(svc.gateway.model.keys.shardOf(other))
+  const before = await redis.xlen(key)
   const body = { proposal: { entityType: 'corpuser', entityUrn: other, changeType: 'UPSERT', aspectName: 'corpUserInfo', aspect: { value: '{"active":true,"displayName":"C"}', contentType: 'application/json' }, systemMetadata: { runId: 'run-1' } } }
   assert.is((await svc.call('POST', PROPOSE, body)).status, 200)
   assert.is((await svc.call('POST', PROPOSE, body)).status, 200)

@@ -1,11 +1,15 @@
 /**
- * Headless Chromium for browser tests: Debian's /usr/bin/chromium driven by playwright-core (which cannot download
- * browsers here), with the flags that keep it off the network. Tests skip, saying so, when it is not installed.
+ * Browser tests: headless Chromium (ops/docs/chromium.ts). Tests skip, saying so, when it is not installed, and
+ * keep their screenshots in a temporary folder: the README's pictures are refreshed by `npm run screenshots`,
+ * never by a test run.
  */
 import { existsSync, mkdirSync } from 'node:fs'
-import type { Browser, Page } from 'playwright-core'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
+import { CHROMIUM } from '../../ops/docs/chromium.ts'
 
-export const CHROMIUM = '/usr/bin/chromium'
+export { CHROMIUM, launchChromium } from '../../ops/docs/chromium.ts'
 
 /** Whether browser tests can run; prints why not when they cannot. */
 export function browserAvailable(what: string): boolean {
@@ -14,18 +18,15 @@ export function browserAvailable(what: string): boolean {
   return false
 }
 
-/** Launches headless Chromium. */
-export async function launchChromium(): Promise<Browser> {
-  const { chromium } = await import('playwright-core')
-  return chromium.launch({
-    executablePath: CHROMIUM, headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  })
+/** Where a test's screenshot goes: a temporary folder of this test process (SCREENSHOT_DIR to choose one). */
+export function screenshotPath(file: string, env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.SCREENSHOT_DIR || join(tmpdir(), `svc-test-screenshots-${process.pid}`), file)
 }
 
-/** Saves a screenshot of `page` under ops/docs/screenshots/ (committed; the README shows them). */
-export async function screenshot(page: Page, file: string): Promise<void> {
-  const url = new URL(`../../ops/docs/screenshots/${file}`, import.meta.url)
-  mkdirSync(new URL('.', url), { recursive: true })
-  await page.screenshot({ path: url.pathname, fullPage: false })
+/** Saves a screenshot of `page` (for looking at after a failure); answers where. */
+export async function screenshot(page: Page, file: string): Promise<string> {
+  const path = screenshotPath(file)
+  mkdirSync(join(path, '..'), { recursive: true })
+  await page.screenshot({ path, fullPage: false })
+  return path
 }

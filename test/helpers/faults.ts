@@ -10,6 +10,9 @@ import { join } from 'node:path'
 import { freePort, startEmbeddedRedis, type EmbeddedRedis } from '../../ops/embeddedRedis.ts'
 import { spawnService, type ChildService } from './processes.ts'
 import { Redis } from 'ioredis'
+import { readChanges } from '../../model/changeLog.ts'
+import { queueName } from '../../model/jobs.ts'
+import { Keys } from '../../model/store/keys.ts'
 import { httpCall } from './service.ts'
 
 /** The full forms run with `npm run test:faults` (FAULTS_FULL=1); `npm test` runs the short ones. */
@@ -36,8 +39,9 @@ export async function startCluster(workers: number, env: Record<string, string> 
   const redis = await startEmbeddedRedis({ dataDir, appendFsync: 'always' })
   const port = await freePort()
   const base = {
+    // The worker lock and stalled check are the defaults: the fault tests measure what a deployment gets.
     REDIS_URL: redis.url, PORT: String(port), KEY_PREFIX: `f:${randomUUID().slice(0, 8)}:`, PARTITIONS: '4', LOG_LEVEL: 'warn',
-    LOCK_DURATION_MS: '2000', STALLED_INTERVAL_MS: '1000', WRITE_TIMEOUT_MS: '30000', ...env,
+    WRITE_TIMEOUT_MS: '30000', ...env,
   }
   const startGateway = async () => {
     const g = spawnService('gateway/main.ts', base)
@@ -84,6 +88,8 @@ export interface WriteRecord {
   sent: string[]
   acked: Set<string>
   errors: number
+  /** The errors by status and code (`503 WRITE_NOT_CONFIRMED`; `0` when no answer came within ANSWER_WITHIN_MS). */
+  failures: Map<string, number>
   latencies: number[]
 }
 
@@ -92,18 +98,41 @@ export function displayNameProposal(urn: string, value: string) {
   return { proposal: { entityType: 'corpuser', entityUrn: urn, changeType: 'UPSERT', aspectName: 'corpUserInfo', aspect: { value: JSON.stringify({ active: true, displayName: value }), contentType: 'application/json' } } }
 }
 
-/** Writes to `urn` one write at a time until `until()` says stop; errors are counted, never retried. */
+/** How long a writer waits for an answer before it counts the write as unanswered (status 0). */
+export const ANSWER_WITHIN_MS = 10_000
+
+/** POSTs a proposal; status 0 when no answer came within ANSWER_WITHIN_MS (or the connection failed). */
+async function postProposal(base: string, body: unknown): Promise<{ status: number; body: any }> {
+  try {
+    const res = await fetch(`${base}/aspects?action=ingestProposal`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(ANSWER_WITHIN_MS),
+    })
+    const text = await res.text()
+    let parsed: unknown
+    try { parsed = JSON.parse(text) } catch { /* not JSON */ }
+    return { status: res.status, body: parsed }
+  } catch {
+    return { status: 0, body: undefined }
+  }
+}
+
+/**
+ * Writes to `urn` one write at a time until `until()` says stop; errors (and writes not answered within
+ * ANSWER_WITHIN_MS) are counted, never retried.
+ */
 export async function writeUntil(baseUrl: () => string, urn: string, until: () => boolean): Promise<WriteRecord> {
-  const record: WriteRecord = { urn, sent: [], acked: new Set(), errors: 0, latencies: [] }
+  const record: WriteRecord = { urn, sent: [], acked: new Set(), errors: 0, failures: new Map(), latencies: [] }
   for (let n = 1; !until(); n++) {
     const value = `${urn.split(':').pop()}-${n}`
     record.sent.push(value)
     const t0 = performance.now()
-    const res = await httpCall(baseUrl(), 'POST', '/aspects?action=ingestProposal', displayNameProposal(urn, value)).catch(() => ({ status: 0, body: undefined }))
+    const res = await postProposal(baseUrl(), displayNameProposal(urn, value))
     record.latencies.push(performance.now() - t0)
     if (res.status === 200) record.acked.add(value)
     else {
       record.errors++
+      const kind = `${res.status}${res.body?.code ? ` ${res.body.code}` : ''}`
+      record.failures.set(kind, (record.failures.get(kind) ?? 0) + 1)
       await new Promise((r) => setTimeout(r, 100))
     }
   }
@@ -169,14 +198,18 @@ export function rssKiB(pid: number | undefined): number {
   }
 }
 
+/** A key of partition `p`'s write queue (BullMQ's `<prefix>:<queue>:<suffix>`). */
+export function queueKey(cluster: Cluster, p: number, suffix: string): string {
+  return `${cluster.env.KEY_PREFIX}q:${queueName(p)}:${suffix}`
+}
+
 /** Waits until no write job is waiting or active in any partition queue. */
 export async function drained(cluster: Cluster, timeoutMs = 60_000): Promise<void> {
   const redis = new Redis(cluster.redis.url)
   try {
-    const prefix = `${cluster.env.KEY_PREFIX}q`
     await eventually(async () => {
       const counts = await Promise.all(Array.from({ length: Number(cluster.env.PARTITIONS) }, async (_, p) =>
-        (await redis.llen(`${prefix}:ingest-${p}:wait`)) + (await redis.llen(`${prefix}:ingest-${p}:active`))))
+        (await redis.llen(queueKey(cluster, p, 'wait'))) + (await redis.llen(queueKey(cluster, p, 'active')))))
       return counts.every((n) => n === 0)
     }, timeoutMs, 'the write queues to drain')
   } finally {
@@ -185,21 +218,75 @@ export async function drained(cluster: Cluster, timeoutMs = 60_000): Promise<voi
 }
 
 /**
- * Stops the writers, waits for the queues to drain, and checks every writer's history (historyProblems must be
- * empty); answers the records and how many acknowledged writes were found and how many client errors were seen.
+ * The display names each user's change log holds, oldest first: one entry per applied change, so a job applied
+ * twice (a retry that was not a no-op) would show here even where the versions look right.
  */
-export async function finishWriters(cluster: Cluster, writers: Promise<WriteRecord>[], stop: () => void): Promise<{ records: WriteRecord[]; acked: number; found: number; errors: number; problems: string[] }> {
+export async function changeLogNames(cluster: Cluster): Promise<Map<string, string[]>> {
+  const redis = new Redis(cluster.redis.url)
+  try {
+    const byUrn = new Map<string, string[]>()
+    // The service runs with its default shard count (1 on one server): every shard's stream, merged.
+    for (const { fields: entry } of await readChanges(redis, new Keys(cluster.env.KEY_PREFIX!, Number(cluster.env.SHARDS ?? 1)), new Map(), 100_000_000)) {
+      if (entry.aspectName !== 'corpUserInfo' || entry.changeType !== 'UPSERT') continue
+      const aspect = JSON.parse(entry.aspect!) as { displayName?: string; value?: { displayName?: string } }
+      const name = aspect.displayName ?? aspect.value?.displayName
+      if (!byUrn.has(entry.entityUrn!)) byUrn.set(entry.entityUrn!, [])
+      byUrn.get(entry.entityUrn!)!.push(String(name))
+    }
+    return byUrn
+  } finally {
+    redis.disconnect()
+  }
+}
+
+/**
+ * Stops the writers, waits for the queues to drain, and checks every writer's history (historyProblems must be
+ * empty, and the change log must list the stored versions exactly once each); answers the records and how many
+ * acknowledged writes were found and how many client errors were seen.
+ */
+export async function finishWriters(cluster: Cluster, writers: Promise<WriteRecord>[], stop: () => void): Promise<{ records: WriteRecord[]; acked: number; found: number; errors: number; failures: string; problems: string[] }> {
   stop()
   const records = await Promise.all(writers)
   await drained(cluster)
   let acked = 0
   let found = 0
   const problems: string[] = []
+  const logged = await changeLogNames(cluster)
   for (const record of records) {
     const stored = await storedValues(cluster.url, record.urn)
     problems.push(...historyProblems(record, stored).map((p) => `${record.urn}: ${p}`))
+    const log = logged.get(record.urn) ?? []
+    if (log.join('\n') !== stored.join('\n')) problems.push(`${record.urn}: the change log has ${log.length} entries for ${stored.length} stored versions`)
     acked += record.acked.size
     found += stored.filter((v) => record.acked.has(v)).length
   }
-  return { records, acked, found, errors: records.reduce((n, r) => n + r.errors, 0), problems }
+  const failures = new Map<string, number>()
+  for (const r of records) for (const [kind, n] of r.failures) failures.set(kind, (failures.get(kind) ?? 0) + n)
+  return { records, acked, found, errors: records.reduce((n, r) => n + r.errors, 0), failures: [...failures].map(([k, n]) => `${k} x${n}`).join(', '), problems }
+}
+
+/** A job in a partition queue, by the keys BullMQ keeps for it. */
+export interface QueuedJob { partition: number; id: string }
+
+/** The write jobs active (taken by a worker, not finished) right now, in every partition queue. */
+export async function activeJobs(redis: Redis, cluster: Cluster): Promise<QueuedJob[]> {
+  const lists = await Promise.all(Array.from({ length: Number(cluster.env.PARTITIONS) }, (_, p) => redis.lrange(queueKey(cluster, p, 'active'), 0, -1)))
+  return lists.flatMap((ids, partition) => ids.map((id) => ({ partition, id })))
+}
+
+/**
+ * Waits until `job` finished; answers when (ms since the epoch) and how often it was found stalled (its worker
+ * died holding it), or undefined when BullMQ already removed it.
+ */
+export async function jobOutcome(redis: Redis, cluster: Cluster, job: QueuedJob, timeoutMs = 30_000): Promise<{ finishedOn: number; stalled: number } | undefined> {
+  const key = queueKey(cluster, job.partition, job.id)
+  let outcome: { finishedOn: number; stalled: number } | undefined
+  await eventually(async () => {
+    const [finishedOn, stalled, exists] = await Promise.all([redis.hget(key, 'finishedOn'), redis.hget(key, 'stc'), redis.exists(key)])
+    if (!exists) return true
+    if (!finishedOn) return false
+    outcome = { finishedOn: Number(finishedOn), stalled: Number(stalled ?? 0) }
+    return true
+  }, timeoutMs, `job ${job.id} to finish`)
+  return outcome
 }

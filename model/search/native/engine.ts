@@ -1,27 +1,30 @@
 /**
  * The native search engine: an inverted index on core Redis structures (sets, sorted sets, lexicographic ranges),
- * for servers without the search module. Queries run as one Lua script each (search-0.lua, autocomplete-0.lua).
+ * for servers without the search module, one index per shard. Queries run as one Lua script per shard
+ * (search-1.lua, autocomplete-1.lua).
  */
 import { randomUUID } from 'node:crypto'
-import type { Redis } from 'ioredis'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
+import type { RedisClient } from '../../store/redis.ts'
 import { LuaScript } from '../../store/script.ts'
-import type { SearchEngine } from '../engine.ts'
-import type { AutocompleteQuery, Criterion, FilterGroups, SearchHits, SearchQuery } from '../types.ts'
-import { nativeDocumentOps } from './documentOps.ts'
-import { normalizeSuggestion, rankSuggestions } from '../suggest.ts'
+import type { SearchEngine, ShardHits, Suggestion } from '../engine.ts'
+import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
+import { normalizeSuggestion } from '../suggest.ts'
+import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
+import { nativeDocumentOps } from './documentOps.ts'
 
-const searchScript = new LuaScript(import.meta.url, './search-0.lua')
-const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-0.lua')
-/** Facet buckets reported per field at most. */
-const MAX_FACET_VALUES = 200
-/** Suggestion entries scanned per autocomplete (distinct suggestions are fewer). */
-const AUTOCOMPLETE_SCAN = 1000
+const searchScript = new LuaScript(import.meta.url, './search-1.lua')
+const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-1.lua')
+/**
+ * Suggestion entries scanned per autocomplete and shard: a few times the suggestions asked for (entries come in
+ * the order of their text, so the first ones are the best candidates), within bounds.
+ */
+const autocompleteScan = (limit: number): number => Math.min(1000, Math.max(50, limit * 5))
 
 function encodeCriteria(list: readonly Criterion[]): string[] {
   const out = [String(list.length)]
@@ -39,11 +42,11 @@ function encodeFilter(filter: FilterGroups): string[] {
 
 export class NativeEngine implements SearchEngine {
   readonly name = 'native' as const
-  private readonly redis: Redis
+  private readonly redis: RedisClient
   private readonly registry: Registry
   private readonly keys: Keys
 
-  constructor(redis: Redis, registry: Registry, keys: Keys) {
+  constructor(redis: RedisClient, registry: Registry, keys: Keys) {
     this.redis = redis
     this.registry = registry
     this.keys = keys
@@ -54,38 +57,39 @@ export class NativeEngine implements SearchEngine {
   }
 
   purgeOps(entity: EntitySpec, urn: string): Op[] {
-    return [['ZREM', this.keys.nativeIndex(entity.name, 'live'), urn], ['DEL', this.keys.doc(entity.name, urn)]]
+    return [['ZREM', this.keys.nativeIndex(this.keys.shardOf(urn), entity.name, 'live'), urn], ['DEL', this.keys.doc(entity.name, urn)]]
   }
 
   async ensureIndexes(): Promise<void> {}
 
   indexKeyPatterns(): string[] {
-    return [`${this.keys.prefix}ix:*`, `${this.keys.prefix}doc:*`]
+    return [`${this.keys.prefix}{*}:ix:*`, `${this.keys.prefix}{*}:doc:*`]
   }
 
-  private prefixOf(entity: EntitySpec): string {
-    return this.keys.nativeIndex(entity.name, '').slice(0, -1)
+  /** The index prefix of a type in a shard, and the keys a query script declares (the type's live set). */
+  private scriptTarget(shard: number, entity: EntitySpec): { prefix: string; keys: string[]; tmp: string } {
+    const prefix = this.keys.nativeIndex(shard, entity.name, '').slice(0, -1)
+    return { prefix, keys: [`${prefix}live:`], tmp: `${this.keys.temporary(shard)}${randomUUID()}:` }
   }
 
-  private tmpPrefix(): string {
-    return `${this.keys.prefix}tmp:${randomUUID()}:`
-  }
-
-  async search(query: SearchQuery): Promise<SearchHits> {
+  async searchShard(shard: number, query: SearchQuery, from: number, size: number): Promise<ShardHits> {
     const words = query.text.kind === 'words' ? query.text.words : []
     const must: Criterion[] = query.text.kind === 'field'
       ? [{ field: query.text.field, condition: 'EQUAL', values: [query.text.value], negated: false, numeric: false }]
       : []
     const fields = this.registry.searchFields(query.entity)
     const facets = [...fields.values()].filter((f) => f.facet)
+    const target = this.scriptTarget(shard, query.entity)
     const args = [
-      this.prefixOf(query.entity), this.tmpPrefix(), String(query.start), String(query.count),
+      target.prefix, target.tmp, String(from), String(size),
       String(words.length), ...words.flatMap((w) => [w.token, w.prefix ? '1' : '0']),
       ...encodeCriteria(must), ...encodeFilter(query.filter),
-      String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES),
+      String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD),
     ]
-    const [total, urns, rawFacets] = (await searchScript.run(this.redis, [], args)) as [number, string[], (string | (string | number)[])[]]
-    const result: SearchHits = { total, urns, facets: [] }
+    const [total, scored, rawFacets] = (await searchScript.run(this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[]]
+    const result: ShardHits = { total, hits: [], facets: [] }
+    // The result set's score is minus the relevance: ascending order there is best first.
+    for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: scored[i]!, score: -Number(scored[i + 1]) || 0 })
     for (let i = 0; i < rawFacets.length; i += 2) {
       const name = rawFacets[i] as string
       const buckets = rawFacets[i + 1] as (string | number)[]
@@ -101,12 +105,12 @@ export class NativeEngine implements SearchEngine {
     return result
   }
 
-  async autocomplete(query: AutocompleteQuery): Promise<string[]> {
-    const q = normalizeSuggestion(query.query)
-    const args = [this.prefixOf(query.entity), this.tmpPrefix(), q, String(AUTOCOMPLETE_SCAN), ...encodeFilter(query.filter)]
-    const raw = (await autocompleteScript.run(this.redis, [], args)) as string[]
-    const found: { text: string; whole: boolean }[] = []
+  async autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]> {
+    const target = this.scriptTarget(shard, query.entity)
+    const args = [target.prefix, target.tmp, normalizeSuggestion(query.query), String(query.filter.length > 0 ? 1000 : autocompleteScan(query.limit)), ...encodeFilter(query.filter)]
+    const raw = (await autocompleteScript.run(this.redis, target.keys, args)) as string[]
+    const found: Suggestion[] = []
     for (let i = 0; i < raw.length; i += 2) found.push({ text: raw[i]!, whole: raw[i + 1] === '1' })
-    return rankSuggestions(found, query.limit)
+    return found
   }
 }

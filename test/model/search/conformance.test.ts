@@ -1,15 +1,17 @@
 /**
  * One conformance suite, run against both search engines: `native` always, `redisearch` when a Redis with the
- * search module is available (TEST_REDIS_SEARCH_URL, set by test/run.ts); otherwise it says that it skipped.
+ * search module is available (a standalone server or the pass's cluster, set by test/runPass.ts); otherwise it says
+ * that it skipped.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Config } from '../../../model/config.ts'
 import { fixture, isInSpec } from '../../helpers/fixtures.ts'
-import { startService, type TestService } from '../../helpers/service.ts'
+import { startService, testSearchTarget, type TestService } from '../../helpers/service.ts'
 
 const engines: { name: 'native' | 'redisearch'; overrides: Partial<Config> }[] = [{ name: 'native', overrides: { searchEngine: 'native' } }]
-if (process.env.TEST_REDIS_SEARCH_URL) engines.push({ name: 'redisearch', overrides: { searchEngine: 'redisearch', redisUrl: process.env.TEST_REDIS_SEARCH_URL } })
+const searchTarget = testSearchTarget()
+if (searchTarget) engines.push({ name: 'redisearch', overrides: { searchEngine: 'redisearch', ...searchTarget } })
 else {
   const skipped = suite('search conformance [redisearch]')
   skipped.skip('SKIPPED: no Redis with the search module (set REDIS_SEARCH_URL or REDISEARCH_MODULE)', () => {})

@@ -2,14 +2,15 @@
   Native autocomplete over one entity type's suggestion entries (`ac:`: `text\0original\0urn`, text lower-cased
   from a word start), optionally restricted by a filter, in one atomic step.
 
-  KEYS     none (index keys are derived from ARGV[1]; single-instance Redis)
+  KEYS[1]  the live set of the type in the shard; every other key is named from ARGV[1] and ARGV[2], which carry
+           the same shard hash tag (one slot)
   ARGV     1 index prefix P, 2 temporary key prefix, 3 query (normalized), 4 most entries to scan,
            then the filter exactly as search-0.lua reads it (group count, criteria lists)
   Returns  {original, '1' if the whole value starts with the query else '0', ...} (distinct originals)
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
-local live = P .. 'live:'
+local live = KEYS[1]
 local pos = 5
 -- @include filter.lua
 

@@ -1,21 +1,24 @@
 --[[
-  Native search over one entity type's index (layout in documentOps.ts), in one atomic step.
+  Native search over one entity type's index in one shard (layout in documentOps.ts), in one atomic step.
 
-  KEYS     none (index keys are derived from ARGV[1]; single-instance Redis)
-  ARGV     1 index prefix P (`<prefix>ix:<type>:`)
-           2 prefix for temporary keys (unique per call; deleted before returning)
+  KEYS[1]  the live set of the type in the shard (`P .. 'live:'`). The postings, lexicons and temporary keys the
+           query reaches are named from ARGV[1] and ARGV[2], which carry the same shard hash tag: every key is in
+           KEYS[1]'s slot (which postings a query reads is only known inside the script).
+  ARGV     1 index prefix P (`<prefix>{<shard tag>}:ix:<type>:`)
+           2 prefix for temporary keys (unique per call, in the shard; deleted before returning)
            3 start, 4 count
            5 word count, then per word: token, '1' if it is a prefix
            then a criteria list of required criteria (AND), then the filter: group count, then per group a
            criteria list (groups are OR-ed). A criteria list is: count, then per criterion:
              field, condition, negated ('1'/'0'), numeric ('1'/'0'), value count, values (lower-cased)...
            then facet count, facet fields..., then the most values a facet reports
-  Returns  {total, {urn...}, {field, {value, count, ...}, field, {...}, ...}}
-           Hits are ordered by relevance (sum of token scores) then urn. Facet values are original spellings.
+  Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}}
+           Hits [start, start+count) ordered by relevance (sum of token scores) then urn; a hit's score is minus
+           its relevance (the ascending order of the result set). Facet values are original spellings.
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
-local live = P .. 'live:'
+local live = KEYS[1]
 local pos = 5
 -- @include filter.lua
 
@@ -111,7 +114,7 @@ local total, urns, facets = 0, {}, {}
 if result then
   total = redis.call('ZCARD', result)
   local start, count = tonumber(ARGV[3]), tonumber(ARGV[4])
-  if count > 0 then urns = redis.call('ZRANGE', result, start, start + count - 1) end
+  if count > 0 then urns = redis.call('ZRANGE', result, start, start + count - 1, 'WITHSCORES') end
   local tokPrefix = P .. 'tok:'
   if #facetFields > 0 and string.sub(result, 1, #tokPrefix) == tokPrefix then
     local cacheKey = P .. 'fc:' .. string.sub(result, #tokPrefix + 1)

@@ -1,10 +1,15 @@
 --[[
-  Applies one entity's change atomically, guarded by a compare-and-set on the entity's write counter.
+  Applies one entity's change atomically, guarded by a compare-and-set on the entity's write counter. Every key it
+  touches is in KEYS, and all of them carry the entity's shard hash tag (one cluster slot).
 
   KEYS[1]  the entity's meta hash (fields: rev, job, v:<aspect>)
+  KEYS[2..] every key the ops name (model/store/ops.ts encodeOps)
   ARGV[1]  the rev the change was computed from ("0" when the entity had none)
-  ARGV[2]  id of the job applying it ("" for none: no idempotency check)
-  ARGV[3]  number of ops that follow; then each op as: command, argument count, arguments...
+  ARGV[2]  id of this apply, `<job id>#<n>` (the job's n-th apply to this entity), or "" for no idempotency
+           check. An apply is a retry, and does nothing, when the entity's last apply was of the same job with
+           the same or a later n.
+  ARGV[3]  number of ops that follow; then each op as: command, argument count, key mask (`k` where the argument
+           is a key, given as its index into KEYS; `v` for a value), arguments...
            Commands are Redis write commands (whitelisted below) or the idempotent link ops that keep a posting
            (a set or sorted set of urns) and its lexicon (a sorted set of posting names) in step:
              LINK    set member lexicon name [hash value]  SADD set member; if the set just got its first member,
@@ -25,7 +30,14 @@
 local meta = KEYS[1]
 local rev = redis.call('HGET', meta, 'rev') or '0'
 if rev ~= ARGV[1] then return {-1, rev} end
-if ARGV[2] ~= '' and redis.call('HGET', meta, 'job') == ARGV[2] then return {0, rev} end
+if ARGV[2] ~= '' then
+  local last = redis.call('HGET', meta, 'job')
+  if last then
+    local lastJob, lastN = string.match(last, '^(.*)#(%d+)$')
+    local job, n = string.match(ARGV[2], '^(.*)#(%d+)$')
+    if lastJob and job and lastJob == job and tonumber(lastN) >= tonumber(n) then return {0, rev} end
+  end
+end
 
 local allowed = {
   HSET = true, HDEL = true, DEL = true, SADD = true, SREM = true, ZADD = true, ZREM = true, ZINCRBY = true,
@@ -36,31 +48,37 @@ local n = tonumber(ARGV[3])
 for _ = 1, n do
   local cmd = ARGV[i]
   local argc = tonumber(ARGV[i + 1])
-  local a = i + 2
+  local mask = ARGV[i + 2]
+  local a = {}
+  for j = 1, argc do
+    local arg = ARGV[i + 2 + j]
+    if string.byte(mask, j) == 107 then arg = KEYS[tonumber(arg)] end -- 'k'
+    a[j] = arg
+  end
   if cmd == 'LINK' then
-    if redis.call('SADD', ARGV[a], ARGV[a + 1]) == 1 and redis.call('SCARD', ARGV[a]) == 1 then
-      redis.call('ZADD', ARGV[a + 2], 0, ARGV[a + 3])
-      if argc > 4 then redis.call('HSET', ARGV[a + 4], ARGV[a + 3], ARGV[a + 5]) end
+    if redis.call('SADD', a[1], a[2]) == 1 and redis.call('SCARD', a[1]) == 1 then
+      redis.call('ZADD', a[3], 0, a[4])
+      if argc > 4 then redis.call('HSET', a[5], a[4], a[6]) end
     end
   elseif cmd == 'UNLINK' then
-    redis.call('SREM', ARGV[a], ARGV[a + 1])
-    if redis.call('SCARD', ARGV[a]) == 0 then
-      redis.call('ZREM', ARGV[a + 2], ARGV[a + 3])
-      if argc > 4 then redis.call('HDEL', ARGV[a + 4], ARGV[a + 3]) end
+    redis.call('SREM', a[1], a[2])
+    if redis.call('SCARD', a[1]) == 0 then
+      redis.call('ZREM', a[3], a[4])
+      if argc > 4 then redis.call('HDEL', a[5], a[4]) end
     end
   elseif cmd == 'ZLINK' then
-    if redis.call('ZADD', ARGV[a], ARGV[a + 1], ARGV[a + 2]) == 1 and redis.call('ZCARD', ARGV[a]) == 1 then
-      redis.call('ZADD', ARGV[a + 3], 0, ARGV[a + 4])
+    if redis.call('ZADD', a[1], a[2], a[3]) == 1 and redis.call('ZCARD', a[1]) == 1 then
+      redis.call('ZADD', a[4], 0, a[5])
     end
   elseif cmd == 'ZUNLINK' then
-    redis.call('ZREM', ARGV[a], ARGV[a + 1])
-    if redis.call('ZCARD', ARGV[a]) == 0 then redis.call('ZREM', ARGV[a + 2], ARGV[a + 3]) end
+    redis.call('ZREM', a[1], a[2])
+    if redis.call('ZCARD', a[1]) == 0 then redis.call('ZREM', a[3], a[4]) end
   elseif allowed[cmd] then
-    redis.call(cmd, unpack(ARGV, a, a + argc - 1))
+    redis.call(cmd, unpack(a))
   else
     return redis.error_reply('apply: command not allowed: ' .. tostring(cmd))
   end
-  i = a + argc
+  i = i + 3 + argc
 end
 
 local newRev = tostring(tonumber(rev) + 1)

@@ -1,0 +1,43 @@
+/**
+ * Gathering shards into one answer, pure: hits merged in one global order (relevance descending, then urn
+ * ascending), totals and facet counts summed, autocomplete candidates joined. Each shard answers its first
+ * start+count hits, so the merged order holds every hit of the page whatever the shard count.
+ */
+import type { Hit, ShardHits, Suggestion } from './engine.ts'
+import type { Facet } from './types.ts'
+
+/** The global order: higher score first, then urn ascending (code-unit order, as Redis sorts members). */
+export function compareHits(a: Hit, b: Hit): number {
+  return b.score - a.score || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)
+}
+
+/** Facet counts summed per field and value; the `limit` largest values of each field are kept. */
+export function sumFacets(lists: readonly Facet[][], limit: number): Facet[] {
+  const byField = new Map<string, Record<string, number>>()
+  for (const facets of lists) {
+    for (const facet of facets) {
+      const sums = byField.get(facet.name) ?? {}
+      for (const [value, n] of Object.entries(facet.aggregations)) sums[value] = (sums[value] ?? 0) + n
+      byField.set(facet.name, sums)
+    }
+  }
+  return [...byField].map(([name, sums]) => {
+    const entries = Object.entries(sums).filter(([, n]) => n > 0)
+    const kept = entries.length > limit ? entries.sort((a, b) => b[1] - a[1]).slice(0, limit) : entries
+    return { name, aggregations: Object.fromEntries(kept) }
+  })
+}
+
+/** The page [start, start+count) of the merged hits of shards that each answered their first start+count. */
+export function mergeHits(shards: readonly ShardHits[], start: number, count: number, facetLimit: number): { total: number; urns: string[]; facets: Facet[] } {
+  const total = shards.reduce((n, s) => n + s.total, 0)
+  const hits = shards.length === 1 ? shards[0]!.hits : shards.flatMap((s) => s.hits).sort(compareHits).slice(start, start + count)
+  return { total, urns: hits.map((h) => h.urn), facets: sumFacets(shards.map((s) => s.facets), facetLimit) }
+}
+
+/** Autocomplete candidates of every shard, one per distinct value (a whole-value match wins). */
+export function mergeSuggestions(lists: readonly Suggestion[][]): Suggestion[] {
+  const found = new Map<string, boolean>()
+  for (const list of lists) for (const s of list) found.set(s.text, (found.get(s.text) ?? false) || s.whole)
+  return [...found].map(([text, whole]) => ({ text, whole }))
+}

@@ -1,0 +1,82 @@
+/**
+ * The redisearch engine's connection (node-redis, which @redis/search and redis-om build on), to one server or to
+ * a cluster. Every RediSearch command is sent with the key that routes it (an index name carrying its shard's
+ * hash tag), so on a cluster it reaches the node that holds that shard's documents; no coordinator is needed.
+ * Commands are built and their replies parsed by @redis/search's own command definitions.
+ */
+import { createClient, createCluster } from '@redis/client'
+import searchModule from '@redis/search'
+import type { RedisTarget } from '../../store/redis.ts'
+
+// @redis/search is CommonJS: its commands are the `default` of the module object Node hands to ESM.
+export const FT = searchModule.default
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Command = { transformArguments: (...args: any[]) => unknown[]; transformReply?: (...args: any[]) => unknown }
+
+export class FtConnection {
+  private readonly send: (routingKey: string, readOnly: boolean, args: string[]) => Promise<unknown>
+  private readonly connect: () => Promise<unknown>
+  private readonly quit: () => Promise<unknown>
+  private open = false
+
+  constructor(target: RedisTarget) {
+    if (target.redisCluster.length > 0) {
+      const cluster = createCluster({ rootNodes: target.redisCluster.map((node) => ({ url: `redis://${node}` })) })
+      cluster.on('error', () => {})
+      this.send = (key, readOnly, args) => cluster.sendCommand(key, readOnly, args)
+      this.connect = () => cluster.connect()
+      this.quit = () => cluster.quit()
+    } else {
+      const client = createClient({ url: target.redisUrl })
+      client.on('error', () => {})
+      this.send = (_key, _readOnly, args) => client.sendCommand(args)
+      this.connect = () => client.connect()
+      this.quit = () => client.quit()
+    }
+  }
+
+  async ensureOpen(): Promise<void> {
+    if (this.open) return
+    this.open = true
+    await this.connect()
+  }
+
+  /** Sends raw arguments, routed by `routingKey`. */
+  async raw(routingKey: string, args: string[], readOnly = true): Promise<unknown> {
+    await this.ensureOpen()
+    return this.send(routingKey, readOnly, args)
+  }
+
+  /** Runs an @redis/search command on `index` (its arguments after the index name), its reply transformed. */
+  async ft<C extends Command>(command: C, index: string, ...args: unknown[]): Promise<ReturnType<NonNullable<C['transformReply']>>> {
+    const built = (command.transformArguments as (...a: unknown[]) => string[] & { preserve?: unknown })(index, ...args)
+    const reply = await this.raw(index, built, (command as unknown) !== FT.CREATE)
+    // `preserve` is what node-redis hands transformReply besides the reply (e.g. FT.SEARCH without document fields).
+    return (command.transformReply ? (command.transformReply as (r: unknown, p: unknown) => unknown)(reply, built.preserve) : reply) as ReturnType<NonNullable<C['transformReply']>>
+  }
+
+  /**
+   * What redis-om needs of a connection to create an index (it reads and writes the index's schema hash, whose
+   * name carries the same hash tag as the index).
+   */
+  omAdapter(): unknown {
+    return {
+      get: (key: string) => this.raw(key, ['GET', key]),
+      set: (key: string, value: string) => this.raw(key, ['SET', key, value], false),
+      unlink: (keys: string[] | string) => {
+        const list = Array.isArray(keys) ? keys : [keys]
+        return Promise.all(list.map((k) => this.raw(k, ['UNLINK', k], false)))
+      },
+      ft: {
+        create: (index: string, schema: unknown, options: unknown) => this.ft(FT.CREATE, index, schema, options),
+        dropIndex: (index: string) => this.raw(index, ['FT.DROPINDEX', index], false),
+      },
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.open) await this.quit().catch(() => {})
+    this.open = false
+  }
+}

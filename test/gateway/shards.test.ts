@@ -1,0 +1,104 @@
+/**
+ * What sharding must not change, checked with several shards (on one server: 4; on the cluster pass: 16): a hard
+ * delete leaves no edge naming the deleted urn in any shard, pages of tied results hold every match exactly once
+ * in one order, and restore, rollback and browse see every shard. Also the layout record and replica acks.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { Keys } from '../../model/store/keys.ts'
+import { ensureLayout, LayoutError } from '../../model/store/layout.ts'
+import { startService, onCluster, type TestService } from '../helpers/service.ts'
+
+const SHARDS = onCluster() ? 16 : 4
+const t = suite<{ svc: TestService }>(`shards (${SHARDS} shards)`)
+t.before(async (ctx) => { ctx.svc = await startService({ shards: SHARDS }) })
+t.after(async (ctx) => { await ctx.svc.close() })
+
+const ds = (name: string) => `urn:svc:dataset:(urn:svc:dataPlatform:hive,${name},PROD)`
+const enc = encodeURIComponent
+const propose = (svc: TestService, urn: string, aspectName: string, value: unknown) =>
+  svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: urn.split(':')[2], entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: 'application/json' } } })
+const rel = async (svc: TestService, urn: string, direction: string, types: string) =>
+  (await svc.call('GET', `/relationships?direction=${direction}&urn=${enc(urn)}&types=${types}&count=1000`)).body.entities as string[]
+const lineage = async (svc: TestService, urn: string, direction: string) =>
+  ((await svc.call('GET', `/lineage?urn=${enc(urn)}&direction=${direction}&maxHops=5`)).body.entities as { urn: string }[]).map((e) => e.urn)
+const upstreams = (...names: string[]) => ({ upstreams: names.map((n) => ({ dataset: ds(n), type: 'TRANSFORMED' })) })
+
+t('the sample urns spread over several shards', ({ svc }) => {
+  const keys = svc.gateway.model.keys
+  const shards = new Set(Array.from({ length: 40 }, (_, i) => keys.shardOf(ds(`spread_${i}`))))
+  assert.ok(shards.size > 1, `40 urns in ${shards.size} shard(s)`)
+})
+
+t('a hard delete drops every edge naming the deleted urn, in either direction, whatever shard holds it', async ({ svc }) => {
+  const target = ds('hd_target')
+  const children = Array.from({ length: 12 }, (_, i) => ds(`hd_child_${i}`))
+  assert.ok(new Set(children.map((c) => svc.gateway.model.keys.shardOf(c))).size > 1, 'children in several shards')
+  assert.is((await propose(svc, target, 'upstreamLineage', upstreams('hd_source'))).status, 200)
+  for (const child of children) assert.is((await propose(svc, child, 'upstreamLineage', upstreams('hd_target'))).status, 200)
+  const owner = 'urn:svc:corpuser:hd_owner'
+  assert.is((await propose(svc, target, 'ownership', { owners: [{ owner, type: 'DATAOWNER' }] })).status, 200)
+  assert.equal((await rel(svc, target, 'INCOMING', 'DownstreamOf')).sort(), [...children].sort())
+  assert.equal((await lineage(svc, ds('hd_source'), 'DOWNSTREAM')).sort(), [target, ...children].sort())
+
+  const deleted = await svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: target, changeType: 'DELETE', aspectName: 'datasetKey' } })
+  assert.is(deleted.status, 200, JSON.stringify(deleted.body))
+  assert.equal(await rel(svc, target, 'INCOMING', 'DownstreamOf'), [])
+  assert.equal(await rel(svc, target, 'OUTGOING', 'DownstreamOf'), [])
+  for (const child of children) {
+    assert.equal(await rel(svc, child, 'OUTGOING', 'DownstreamOf'), [], child)
+    assert.not.ok((await lineage(svc, child, 'UPSTREAM')).includes(target))
+  }
+  assert.equal(await rel(svc, owner, 'INCOMING', 'OwnedBy'), [])
+  assert.equal(await lineage(svc, ds('hd_source'), 'DOWNSTREAM'), [])
+  // The children's own aspects still name the urn (as upstream's graph leaves them); only the edges went.
+  const child = await svc.call('GET', `/entitiesV2/${enc(children[0]!)}?aspects=List(upstreamLineage)`)
+  assert.is(child.body.aspects.upstreamLineage.value.upstreams[0].dataset, target)
+})
+
+t('tied matches paged one at a time come back exactly once each, in urn order', async ({ svc }) => {
+  const names = Array.from({ length: 12 }, (_, i) => `tiepage_${String(i).padStart(2, '0')}`)
+  for (const name of names) assert.is((await propose(svc, ds(name), 'datasetProperties', { description: 'zebracorn' })).status, 200)
+  for (const input of ['zebracorn', 'zebraco', '*']) {
+    const seen: string[] = []
+    const filter = input === '*' ? { or: [{ and: [{ field: 'description', condition: 'EQUAL', value: 'zebracorn' }] }] } : undefined
+    for (let start = 0; start < 14; start++) {
+      const res = await svc.call('POST', '/entities?action=search', { input, entity: 'dataset', start, count: 1, ...(filter ? { filter } : {}) })
+      assert.is(res.status, 200, JSON.stringify(res.body))
+      assert.is(res.body.value.numEntities, 12, input)
+      seen.push(...res.body.value.entities)
+    }
+    assert.equal(seen, names.map(ds), input)
+    const whole = await svc.call('POST', '/entities?action=search', { input, entity: 'dataset', start: 0, count: 20, ...(filter ? { filter } : {}) })
+    assert.equal(whole.body.value.entities, names.map(ds), `${input}: one page`)
+  }
+})
+
+t('browse, autocomplete and facets count every shard', async ({ svc }) => {
+  const names = Array.from({ length: 10 }, (_, i) => `browseshard_${i}`)
+  for (const name of names) assert.is((await propose(svc, ds(name), 'status', { removed: false })).status, 200)
+  const browse = await svc.call('POST', '/entities?action=browse', { path: '/prod/hive', entity: 'dataset', start: 0, limit: 1000 })
+  const listed = (browse.body.value.entities as { urn: string }[]).map((e) => e.urn).filter((u) => u.includes('browseshard_'))
+  assert.equal(listed, names.map(ds).sort())
+  const page = await svc.call('POST', '/entities?action=browse', { path: '/prod/hive', entity: 'dataset', start: 3, limit: 2 })
+  const all = (browse.body.value.entities as { urn: string }[]).map((e) => e.urn)
+  assert.equal((page.body.value.entities as { urn: string }[]).map((e) => e.urn), all.slice(3, 5))
+  const ac = await svc.call('POST', '/entities?action=autocomplete', { query: 'browsesh', entity: 'dataset', limit: 20 })
+  assert.is(ac.body.value.suggestions.length, 10)
+  const search = await svc.call('POST', '/entities?action=search', { input: 'browseshard', entity: 'dataset', start: 0, count: 1 })
+  assert.is(search.body.value.metadata.searchResultMetadatas.find((f: { name: string }) => f.name === 'platform').aggregations.hive, 10)
+})
+
+t('the layout record refuses a process started with another shard count', async ({ svc }) => {
+  const redis = svc.gateway.model.redis
+  await ensureLayout(redis, svc.gateway.model.keys)
+  try {
+    await ensureLayout(redis, new Keys(svc.config.keyPrefix, SHARDS + 1))
+    assert.unreachable('refused')
+  } catch (err) {
+    assert.instance(err, LayoutError)
+    assert.match((err as Error).message, `cut into ${SHARDS} shards but SHARDS is ${SHARDS + 1}`)
+  }
+})
+
+t.run()
