@@ -32,7 +32,7 @@ const COMMON = ['ownership', 'status', 'globalTags', 'glossaryTerms', 'instituti
   'dataPlatformInstance', 'container', 'subTypes', 'domains', 'browsePathsV2', 'deprecation', 'structuredProperties', 'testResults']
 /** The aspects every ML asset carries besides its own. */
 const ML_COMMON = ['ownership', 'status', 'globalTags', 'glossaryTerms', 'institutionalMemory', 'browsePaths', 'browsePathsV2',
-  'dataPlatformInstance', 'domains', 'deprecation', 'structuredProperties', 'testResults']
+  'dataPlatformInstance', 'domains', 'deprecation', 'container', 'subTypes', 'structuredProperties', 'testResults']
 /** The platform of an entity whose key holds a platform urn. */
 const PLATFORM_OF_KEY: DefaultAspect = { aspect: 'dataPlatformInstance', template: { platform: '{platform}' } }
 /** Browse path `/<env>/<platform>/<name>` of an entity keyed by platform, name and origin (ML models, groups, deployments). */
@@ -218,7 +218,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     snapshot: `${SNAPSHOT}MLModelSnapshot`,
     aspects: ['mlModelProperties', 'intendedUse', 'mlModelFactorPrompts', 'mlModelMetrics', 'mlModelEvaluationData', 'mlModelTrainingData',
       'mlModelQuantitativeAnalyses', 'mlModelEthicalConsiderations', 'mlModelCaveatsAndRecommendations', 'sourceCode', 'cost',
-      'versionProperties', 'container', 'subTypes', ...ML_COMMON],
+      'versionProperties', ...ML_COMMON],
     defaults: [ML_BROWSE, PLATFORM_OF_KEY],
   },
   {
@@ -226,7 +226,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'mlModelGroupKey',
     keyFields: ['platform', 'name', 'origin'],
     snapshot: `${SNAPSHOT}MLModelGroupSnapshot`,
-    aspects: ['mlModelGroupProperties', 'container', 'subTypes', ...ML_COMMON],
+    aspects: ['mlModelGroupProperties', ...ML_COMMON],
     defaults: [ML_BROWSE, PLATFORM_OF_KEY],
   },
   {
@@ -267,7 +267,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyFields: ['notebookTool', 'notebookId'],
     snapshot: `${SNAPSHOT}NotebookSnapshot`,
     aspects: ['notebookInfo', 'notebookContent', 'ownership', 'status', 'globalTags', 'glossaryTerms', 'browsePaths', 'institutionalMemory',
-      'domains', 'subTypes', 'dataPlatformInstance', 'browsePathsV2', 'testResults'],
+      'domains', 'subTypes', 'dataPlatformInstance', 'browsePathsV2', 'container', 'deprecation', 'testResults'],
     defaults: [{ aspect: 'browsePaths', template: { paths: ['/{notebookTool}/{notebookId}'] }, lowercase: true }],
   },
   {
