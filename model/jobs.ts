@@ -2,6 +2,7 @@
  * The write-job contract between the gateway (producer) and the workers (consumer): what a job carries, which
  * partition a urn belongs to, and the queue names. Pure: no queue library is imported here.
  */
+import type { PatchOperation } from './patch/apply.ts'
 
 /** System metadata a write may carry; `runId` makes the write part of a run that can be rolled back. */
 export interface SystemMetadata {
@@ -16,14 +17,26 @@ export interface AspectWrite {
   value: unknown
 }
 
+/**
+ * A conditional write, from a proposal's `headers`: `ifVersionMatch` applies only while the aspect is at that version
+ * (the number of distinct values it has had; 0 when absent), `ifNoneMatch` only while it does not exist. Checked by
+ * the worker against the state it applies to.
+ */
+export interface WriteCondition {
+  aspect: string
+  ifVersionMatch?: string
+  ifNoneMatch?: boolean
+}
+
 /** One unit of work on one entity. Items of one entity apply in order, atomically per job. */
 export type WriteItem =
-  | { op: 'upsert'; urn: string; entityType: string; aspects: AspectWrite[]; systemMetadata?: SystemMetadata }
-  | { op: 'delete'; urn: string; entityType: string; aspect: string; systemMetadata?: SystemMetadata }
+  | { op: 'upsert'; urn: string; entityType: string; aspects: AspectWrite[]; systemMetadata?: SystemMetadata; condition?: WriteCondition }
+  | { op: 'patch'; urn: string; entityType: string; aspect: string; patch: PatchOperation[]; systemMetadata?: SystemMetadata; condition?: WriteCondition }
+  | { op: 'delete'; urn: string; entityType: string; aspect: string; systemMetadata?: SystemMetadata; condition?: WriteCondition }
   | { op: 'deleteEntity'; urn: string; entityType: string }
   | { op: 'rollback'; urn: string; entityType: string; runId: string }
 
-/** A job: items (all in one partition), who asked, and when (the audit stamp of every change it makes). */
+/** A job: items (all in one partition), who asked, and when (the audit stamp of every change it makes). Without `replyTo` nobody waits: the write was acknowledged once queued (async). */
 export interface WriteJob {
   items: WriteItem[]
   actor: string
@@ -32,11 +45,20 @@ export interface WriteJob {
   replyTo?: string
 }
 
+/** Why the worker refused an item (a catalogue error as data: a failed patch or precondition). */
+export interface ItemError {
+  code: string
+  message: string
+  details: { path: string; message: string }[]
+}
+
 /** What happened to one item. */
 export interface ItemResult {
   urn: string
   /** Aspect changes applied (0 for a no-op such as an identical re-write). */
   changes: number
+  /** Set when the item was refused; it changed nothing. */
+  error?: ItemError
 }
 
 /** A job's result, item by item. */
