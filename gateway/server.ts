@@ -13,6 +13,7 @@ import { isServiceFault, toCatalogError } from './http/errors.ts'
 import { stringParam } from './http/params.ts'
 import type { Query, RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
+import { configRoutes } from './routes/config.ts'
 import { entitiesRoutes } from './routes/entities.ts'
 import { entitiesV2Routes } from './routes/entitiesV2.ts'
 import { docsRoutes } from './routes/docs.ts'
@@ -24,7 +25,7 @@ import { searchRoutes } from './routes/search.ts'
 
 /** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...healthRoutes(deps)]
+  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps)]
   return [...api, ...docsRoutes(deps, api)]
 }
 
@@ -74,7 +75,7 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
       const body = route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined
       const params: Record<string, string> = {}
       const wildcard = (req.params as Record<string, string> | undefined)?.['*']
-      if (wildcard !== undefined) params.urn = wildcard
+      if (wildcard !== undefined) params[route.parameters?.find((p) => p.in === 'path')?.name ?? 'urn'] = wildcard
       urn = params.urn ?? urnOfBody(body) ?? stringParam(query, 'urn')
       const reply = await route.handler({ query, params, body, headers: req.headers, actor })
       sendJson(res, reply.status ?? 200, reply.raw ?? JSON.stringify(reply.body), reply.headers, reply.contentType)

@@ -7,7 +7,9 @@ import { openModel, type Model } from '../model/runtime.ts'
 import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
 import type { GatewayDeps } from './deps.ts'
 import { buildServer } from './server.ts'
+import { AsyncWriter } from './asyncWrites.ts'
 import { QueueWriter } from './writeQueue.ts'
+import { loadRegistry } from '../model/registryFile.ts'
 
 export interface RunningGateway {
   server: Server
@@ -19,10 +21,11 @@ export interface RunningGateway {
 export async function startGateway(config: Config, log: Logger): Promise<RunningGateway> {
   const redis = connectForRequests(config.redisUrl, 'svc-gateway')
   const queueConnection = connectForQueues(config.redisUrl, 'svc-gateway-queue')
-  const model = await openModel(config, redis)
+  const model = await openModel(config, redis, loadRegistry(config.registryFile, config.namespace))
   const writer = new QueueWriter(config, queueConnection, model.keys)
   await writer.ready()
-  const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys) }
+  const asyncWriter = new AsyncWriter(config, queueConnection, model.keys)
+  const deps: GatewayDeps = { model, writer, asyncWriter, log, tokens: new TokenStore(redis, model.keys) }
   const server = buildServer(deps)
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve))
   const address = server.address()
@@ -33,6 +36,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await writer.close()
+      await asyncWriter.close()
       await model.engine.close?.()
       queueConnection.disconnect()
       redis.disconnect()

@@ -24,7 +24,8 @@ export const ProposalSchema = Type.Object({
   changeType: Type.String({ description: 'UPSERT, PATCH or DELETE' }),
   aspectName: Type.String({ description: 'aspect name, e.g. ownership' }),
   aspect: Type.Optional(Type.Object({
-    value: Type.String({ description: 'the aspect, serialized as JSON (PATCH: a JSON array of RFC 6902 operations)' }),
+    value: Type.Optional(Type.String({ description: 'the aspect, serialized as JSON (PATCH: a JSON array of RFC 6902 operations)' })),
+    json: Type.Optional(Type.Unknown({ description: 'instead of value: the aspect (or patch) as a JSON value, as upstream\'s file sink writes it' })),
     contentType: Type.Optional(Type.String({ description: 'application/json (PATCH: application/json-patch+json)' })),
   })),
   systemMetadata: Type.Optional(SystemMetadataSchema),
@@ -68,8 +69,10 @@ export function parseProposal(registry: Registry, raw: unknown, where = 'proposa
   validateOrThrow(ProposalSchema, raw, 'INVALID_REQUEST', `${where} is not a valid proposal`, where)
   const proposal = raw as {
     entityType: string; entityUrn: string; changeType: string; aspectName: string
-    aspect?: { value: string; contentType?: string }; systemMetadata?: SystemMetadata; headers?: Record<string, string>
+    aspect?: { value?: string; json?: unknown; contentType?: string }; systemMetadata?: SystemMetadata; headers?: Record<string, string>
   }
+  const serialized = proposal.aspect?.value ?? (proposal.aspect?.json !== undefined ? JSON.stringify(proposal.aspect.json) : undefined)
+  const missingValue = () => fail('INVALID_REQUEST', `${where}.aspect.value is required`, [{ path: `${where}.aspect.value`, message: 'required' }])
   const parsed = parseUrn(registry, proposal.entityUrn, `${where}.entityUrn`)
   const declared = registry.entity(proposal.entityType)
   if (declared !== parsed.entity) {
@@ -87,8 +90,9 @@ export function parseProposal(registry: Registry, raw: unknown, where = 'proposa
         throw fail('INVALID_REQUEST', `${where}.aspect.contentType must be application/json`, [{ path: `${where}.aspect.contentType`, message: `got ${contentType}` }])
       }
       let value: unknown
+      if (serialized === undefined) throw missingValue()
       try {
-        value = JSON.parse(proposal.aspect.value)
+        value = JSON.parse(serialized)
       } catch (err) {
         throw fail('INVALID_ASPECT', `${where}.aspect.value is not valid JSON: ${(err as Error).message}`, [{ path: `${where}.aspect.value`, message: 'not valid JSON' }])
       }
@@ -105,8 +109,9 @@ export function parseProposal(registry: Registry, raw: unknown, where = 'proposa
         throw fail('INVALID_REQUEST', `${where}.aspect.contentType must be application/json-patch+json`, [{ path: `${where}.aspect.contentType`, message: `got ${contentType}` }])
       }
       let document: unknown
+      if (serialized === undefined) throw missingValue()
       try {
-        document = JSON.parse(proposal.aspect.value)
+        document = JSON.parse(serialized)
       } catch (err) {
         throw fail('INVALID_REQUEST', `${where}.aspect.value is not valid JSON: ${(err as Error).message}`, [{ path: `${where}.aspect.value`, message: 'not valid JSON' }])
       }

@@ -7,6 +7,7 @@ import { openModel } from '../model/runtime.ts'
 import { connectForQueues } from '../model/store/redis.ts'
 import { limitPartitions, startConsumers, type ConsumerEvents } from './consumer.ts'
 import { applySeconds, casConflicts, jobsApplied, jobsFailed } from './metrics.ts'
+import { loadRegistry } from '../model/registryFile.ts'
 
 const urnsOf = (job: Job<WriteJob>): string[] => [...new Set(job.data.items.map((i) => i.urn))]
 
@@ -18,7 +19,7 @@ export interface RunningWorkers {
 export async function startWorkers(config: Config, log: Logger, events: ConsumerEvents = {}): Promise<RunningWorkers> {
   const storeConnection = connectForQueues(config.redisUrl, 'svc-worker-store')
   const queueConnection = connectForQueues(config.redisUrl, 'svc-worker-queue')
-  const model = await openModel(config, storeConnection)
+  const model = await openModel(config, storeConnection, loadRegistry(config.registryFile, config.namespace))
   await limitPartitions(queueConnection, model.keys, config.partitions)
   const deps = { registry: model.registry, store: model.store, plan: model.plan, onConflict: () => casConflicts.inc() }
   const workers = startConsumers(config, queueConnection, model.keys, deps, {

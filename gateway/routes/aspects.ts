@@ -12,12 +12,13 @@ import { validateOrThrow } from '../../model/validate.ts'
 import type { GatewayDeps } from '../deps.ts'
 import { intParam, requiredParam } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
+import { AsyncFlag, isAsync, itemError, submit } from '../http/writes.ts'
 
 const MAX_BATCH = 10_000
 const DEFAULT_TIMESERIES_LIMIT = 10_000
 
-export const ProposalBody = Type.Object({ proposal: ProposalSchema })
-export const ProposalBatchBody = Type.Object({ proposals: Type.Array(Type.Unknown(), { maxItems: MAX_BATCH }) })
+export const ProposalBody = Type.Object({ proposal: ProposalSchema, async: AsyncFlag })
+export const ProposalBatchBody = Type.Object({ proposals: Type.Array(Type.Unknown(), { maxItems: MAX_BATCH }), async: AsyncFlag })
 export const TimeseriesBody = Type.Object({
   urn: Type.String(),
   entity: Type.String(),
@@ -27,14 +28,14 @@ export const TimeseriesBody = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: DEFAULT_TIMESERIES_LIMIT, description: 'default 10000' })),
 })
 
-export function aspectsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
-  const { registry, store } = model
+export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
+  const { registry, store } = deps.model
   return [
     {
       method: 'POST',
       path: '/aspects',
       action: 'ingestProposal',
-      summary: 'Propose an aspect change (UPSERT or DELETE); answers {"value": urn} once applied',
+      summary: 'Propose an aspect change (UPSERT, PATCH or DELETE); answers {"value": urn} once applied, or once queued with "async": "true" (plus writeId)',
       scope: 'write',
       body: true,
       requestSchema: ProposalBody,
@@ -45,7 +46,10 @@ export function aspectsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       handler: async (req) => {
         validateOrThrow(Type.Object({ proposal: Type.Unknown() }), req.body, 'INVALID_REQUEST', 'the body must be {"proposal": {...}}')
         const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal)
-        await writer.submit([item], req.actor)
+        const done = await submit(deps, [item], req.actor, isAsync(req.body))
+        if (done.mode === 'async') return { body: { value: item.urn, writeId: done.writeIdOf(0) } }
+        const error = done.results[0]!.error
+        if (error) throw itemError(error)
         return { body: { value: item.urn } }
       },
     },
@@ -74,9 +78,28 @@ export function aspectsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
             results.push({ index: i, status: err.status, error: err.toBody() })
           }
         })
-        if (items.length > 0) await writer.submit(items, req.actor)
-        return { body: { value: { accepted: items.length, rejected: proposals.length - items.length, results } } }
+        if (items.length > 0) {
+          const done = await submit(deps, items, req.actor, isAsync(req.body))
+          positions.forEach((i, k) => {
+            if (done.mode === 'async') {
+              results[i]!.writeId = done.writeIdOf(k)
+              return
+            }
+            const error = done.results[k]!.error
+            if (error) results[i] = { index: i, urn: items[k]!.urn, status: itemError(error).status, error: itemError(error).toBody() }
+          })
+        }
+        const accepted = results.filter((r) => r.status === 200).length
+        return { body: { value: { accepted, rejected: proposals.length - accepted, results } } }
       },
+    },
+    {
+      method: 'GET',
+      path: '/writes/*',
+      summary: 'The outcome of an asynchronous write: queued, applying, applied (each item\'s changes or error) or failed',
+      scope: 'read',
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'the writeId an async write answered' }],
+      handler: async (req) => ({ body: await deps.asyncWriter.status(req.params.id ?? '') }),
     },
     {
       method: 'POST',

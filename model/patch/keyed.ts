@@ -3,7 +3,7 @@
  * their items' keys (nested one level per key field), so `/owners/<urn>/<type>` is an ordinary JSON Pointer. Items
  * keep their order: existing ones where they were, added ones after them.
  */
-import { arrayKeysOf } from './keys.ts'
+import { arrayKeysOf, CUSTOM_FORMS } from './keys.ts'
 
 /** The part of a JSON Schema the walk needs. */
 interface Schema {
@@ -34,6 +34,8 @@ function childSchema(schema: Schema | undefined, key: string): Schema | undefine
 /** The keyed form of `value` (a fresh copy; the input is not changed). */
 export function toKeyed(aspect: string, value: unknown, schema: unknown, path = ''): unknown {
   const s = schema as Schema | undefined
+  const custom = CUSTOM_FORMS[aspect]?.[path]
+  if (custom) return custom.toMap(value)
   if (Array.isArray(value)) {
     const keys = keysAt(aspect, path, s)
     const items = value.map((item) => toKeyed(aspect, item, s?.items, join(path, '*')))
@@ -58,6 +60,8 @@ export function toKeyed(aspect: string, value: unknown, schema: unknown, path = 
 /** The plain form of a keyed value: keyed objects back to arrays, missing key fields filled from the keys. */
 export function fromKeyed(aspect: string, value: unknown, schema: unknown, path = ''): unknown {
   const s = schema as Schema | undefined
+  const custom = CUSTOM_FORMS[aspect]?.[path]
+  if (custom) return custom.fromMap(value)
   const keys = keysAt(aspect, path, s)
   const itemPath = join(path, '*')
   if (Array.isArray(value)) return value.map((item) => fromKeyed(aspect, item, s?.items, itemPath))

@@ -7,6 +7,7 @@
  * Paths are the array's place in the aspect with `*` standing for one keyed item (`editableSchemaFieldInfo/*`).
  * These are upstream's patch templates' keys (metadata-io's ArrayMergingTemplate subclasses).
  */
+import { fineGrainedFromMap, fineGrainedToMap } from './fineGrainedLineage.ts'
 
 /** Key fields of the keyed object arrays, per aspect and array path. An empty list: items keyed by their own value. */
 export const ARRAY_KEYS: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
@@ -25,6 +26,11 @@ export const ARRAY_KEYS: Readonly<Record<string, Readonly<Record<string, readonl
     'fields/*/glossaryTerms/terms': ['urn'],
   },
   subTypes: { typeNames: [] },
+}
+
+/** Arrays whose keyed form is not one level per key field, with their own conversion (upstream has the same few). */
+export const CUSTOM_FORMS: Readonly<Record<string, Readonly<Record<string, { toMap: (array: unknown) => unknown; fromMap: (map: unknown) => unknown }>>>> = {
+  upstreamLineage: { fineGrainedLineages: { toMap: fineGrainedToMap, fromMap: fineGrainedFromMap } },
 }
 
 /** The key fields of the array at `path` of `aspect`, or undefined when it is not listed. */

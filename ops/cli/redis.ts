@@ -8,6 +8,7 @@ import { openModel, type Model } from '../../model/runtime.ts'
 import { connectForRequests } from '../../model/store/redis.ts'
 import { Keys } from '../../model/store/keys.ts'
 import { UsageError } from './args.ts'
+import { loadRegistry } from '../../model/registryFile.ts'
 
 /** Runs `fn` with a connection to REDIS_URL and the service's keys; the connection is closed afterwards. */
 export async function withRedis<T>(fn: (redis: Redis, keys: Keys, config: Config) => Promise<T>): Promise<T> {
@@ -23,5 +24,5 @@ export async function withRedis<T>(fn: (redis: Redis, keys: Keys, config: Config
 
 /** Runs `fn` with the model opened on REDIS_URL (registry file and search engine as the service configures them). */
 export async function withModel<T>(fn: (model: Model) => Promise<T>): Promise<T> {
-  return withRedis(async (redis, _keys, config) => fn(await openModel(config, redis)))
+  return withRedis(async (redis, _keys, config) => fn(await openModel(config, redis, loadRegistry(config.registryFile, config.namespace))))
 }

@@ -1,7 +1,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { computeChange, type EntityState } from '../../../model/derive/change.ts'
-import type { WriteItem } from '../../../model/jobs.ts'
+import type { WriteCondition, WriteItem } from '../../../model/jobs.ts'
 import { buildRegistry } from '../../../model/registry.ts'
 import { parseUrn } from '../../../model/urn.ts'
 
@@ -11,7 +11,7 @@ const parsed = parseUrn(registry, urn)
 const ctx = { actor: 'urn:svc:corpuser:tester', time: 1000 }
 const empty = (): EntityState => ({ latest: new Map(), rev: 0, versions: new Map() })
 const base = { urn, entityType: 'dataset' }
-const addTag = (name: string, condition?: WriteItem['condition']): WriteItem =>
+const addTag = (name: string, condition?: WriteCondition): WriteItem =>
   ({ op: 'patch', ...base, aspect: 'globalTags', patch: [{ op: 'add', path: `/tags/urn:svc:tag:${name}`, value: { tag: `urn:svc:tag:${name}` } }], ...(condition ? { condition } : {}) })
 const next = (state: EntityState, items: WriteItem[]) => {
   const change = computeChange(registry, parsed, state, items, ctx)
@@ -57,7 +57,7 @@ test('reads see the version as the number of distinct values; If-Version-Match a
 })
 
 test('If-None-Match: * creates only; conditions also hold for UPSERT and DELETE', () => {
-  const upsert = (condition: WriteItem['condition']): WriteItem => ({ op: 'upsert', ...base, aspects: [{ name: 'status', value: { removed: false } }], condition })
+  const upsert = (condition: WriteCondition): WriteItem => ({ op: 'upsert', ...base, aspects: [{ name: 'status', value: { removed: false } }], condition })
   let r = next(empty(), [upsert({ aspect: 'status', ifNoneMatch: true })])
   assert.equal(r.change.itemErrors, [undefined])
   const again = next(r.state, [upsert({ aspect: 'status', ifNoneMatch: true })])

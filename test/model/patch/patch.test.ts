@@ -7,7 +7,7 @@ import { buildRegistry } from '../../../model/registry.ts'
 
 const registry = buildRegistry()
 const schemaOf = (aspect: string) => registry.findAspect(aspect)!.schema
-const patch = (aspect: string, current: unknown, ops: unknown[]) => patchValue(aspect, schemaOf(aspect), current, parsePatchDocument(ops, 'patch'))
+const patch = (aspect: string, current: unknown, ops: unknown[]): any => patchValue(aspect, schemaOf(aspect), current, parsePatchDocument(ops, 'patch'))
 const failure = (fn: () => unknown): CatalogError => {
   try { fn() } catch (err) { return err as CatalogError }
   throw new Error('expected a failure')
@@ -78,6 +78,18 @@ test('editable schema field tags: the field entry is created on the way, keyed b
     { op: 'add', path: '/editableSchemaFieldInfo/user.id/description', value: 'the id' },
   ])
   assert.equal(out, { editableSchemaFieldInfo: [{ fieldPath: 'user.id', globalTags: { tags: [{ tag: 'urn:svc:tag:pii' }] }, description: 'the id' }] })
+})
+
+test('column-level lineage in upstream\'s form: /fineGrainedLineages/<operation>/<downstream>/<query>/<upstream>', () => {
+  const field = (table: string, column: string) => `urn:svc:schemaField:(urn:svc:dataset:(urn:svc:dataPlatform:dbt,${table},PROD),${column})`
+  const out = patch('upstreamLineage', undefined, [
+    { op: 'add', path: `/fineGrainedLineages/NONE/${field('down', 'a')}/NONE/${field('up', 'a')}`, value: { confidenceScore: 1.0 } },
+    { op: 'add', path: `/fineGrainedLineages/NONE/${field('down', 'a')}/NONE/${field('up', 'b')}`, value: { confidenceScore: 0.5 } },
+  ])
+  assert.equal(out.fineGrainedLineages, [{ upstreamType: 'FIELD_SET', upstreams: [field('up', 'a'), field('up', 'b')], downstreamType: 'FIELD', downstreams: [field('down', 'a')], confidenceScore: 0.5 }])
+  const removed = patch('upstreamLineage', out, [{ op: 'remove', path: `/fineGrainedLineages/NONE/${field('down', 'a')}/NONE/${field('up', 'b')}` }])
+  assert.equal(removed.fineGrainedLineages[0].upstreams, [field('up', 'a')])
+  assert.equal(removed.fineGrainedLineages[0].confidenceScore, 0.5, 'a lineage has one score: its upstreams take it when keyed again, as upstream does')
 })
 
 test('arrays of urns are keyed by the urn itself (domains, dashboard charts)', () => {
