@@ -78,13 +78,16 @@ export class AsyncWriter {
     const partition = Number(ID.exec(id)?.[1] ?? NaN)
     const notFound = () => fail('JOB_NOT_FOUND', `no write ${JSON.stringify(id.slice(0, 100))} (unknown, or its record has expired after ${ASYNC_RECORD_SECONDS} s)`, [{ path: 'id', message: 'not found' }])
     if (!(partition < this.config.partitions)) throw notFound()
-    const job = await this.queues[partition]!.getJob(id)
-    if (!job) throw notFound()
-    const state = await job.getState()
-    if (state === 'completed') return { id, state: 'applied', results: job.returnvalue?.results ?? [] }
-    if (state === 'failed') return { id, state: 'failed', error: job.failedReason }
-    if (state === 'active') return { id, state: 'applying' }
+    const queue = this.queues[partition]!
+    const state = await queue.getJobState(id)
     if (state === 'unknown') throw notFound()
+    if (state === 'completed' || state === 'failed') {
+      // Read after the state: a job read while it was still running carries no outcome.
+      const job = await queue.getJob(id)
+      if (!job) throw notFound()
+      return state === 'completed' ? { id, state: 'applied', results: job.returnvalue?.results ?? [] } : { id, state: 'failed', error: job.failedReason }
+    }
+    if (state === 'active') return { id, state: 'applying' }
     return { id, state: 'queued' }
   }
 
