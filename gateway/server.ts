@@ -11,7 +11,7 @@ import { authenticate } from './http/auth.ts'
 import { readJsonBody } from './http/body.ts'
 import { isServiceFault, toCatalogError } from './http/errors.ts'
 import { stringParam } from './http/params.ts'
-import type { Query, RouteSpec } from './http/route.ts'
+import { bodyChecker, type Query, type RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
 import { configRoutes } from './routes/config.ts'
 import { entitiesRoutes } from './routes/entities.ts'
@@ -57,6 +57,7 @@ function urnOfBody(body: unknown): string | undefined {
 /** Mounts routes sharing a method and path, dispatching on `?action=`. */
 function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: string, routes: RouteSpec[]): void {
   const byAction = new Map(routes.map((r) => [r.action, r]))
+  const checkBody = new Map(routes.map((r) => [r, bodyChecker(r)]))
   const actions = routes.map((r) => r.action).filter((a): a is string => !!a)
   const handler = async (req: Request, res: Response): Promise<void> => {
     const started = performance.now()
@@ -72,7 +73,7 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
       }
       routeName = route.action ? `${method} ${path}?action=${route.action}` : routeName
       const actor = await authenticate(deps.model.config, deps.tokens, route.scope, req.headers)
-      const body = route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined
+      const body = checkBody.get(route)!(route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined)
       const params: Record<string, string> = {}
       const wildcard = (req.params as Record<string, string> | undefined)?.['*']
       if (wildcard !== undefined) params[route.parameters?.find((p) => p.in === 'path')?.name ?? 'urn'] = wildcard

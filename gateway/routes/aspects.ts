@@ -8,7 +8,6 @@ import { CatalogError, fail } from '../../model/errors.ts'
 import type { WriteItem } from '../../model/jobs.ts'
 import { ProposalSchema, parseProposal } from '../../model/proposal.ts'
 import { parseUrn } from '../../model/urn.ts'
-import { validateOrThrow } from '../../model/validate.ts'
 import type { GatewayDeps } from '../deps.ts'
 import { intParam, requiredParam } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
@@ -39,12 +38,12 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       scope: 'write',
       body: true,
       requestSchema: ProposalBody,
+      requestError: 'the body must be {"proposal": {...}}',
       example: {
         request: { proposal: { entityType: 'dataset', entityUrn: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)', changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}', contentType: 'application/json' } } },
         response: { value: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)' },
       },
       handler: async (req) => {
-        validateOrThrow(Type.Object({ proposal: Type.Unknown() }), req.body, 'INVALID_REQUEST', 'the body must be {"proposal": {...}}')
         const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal)
         const done = await submit(deps, [item], req.actor, isAsync(req.body))
         if (done.mode === 'async') return { body: { value: item.urn, writeId: done.writeIdOf(0) } }
@@ -61,8 +60,8 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       scope: 'write',
       body: true,
       requestSchema: ProposalBatchBody,
+      requestError: `the body must be {"proposals": [...]} with at most ${MAX_BATCH} items`,
       handler: async (req) => {
-        validateOrThrow(ProposalBatchBody, req.body, 'INVALID_REQUEST', `the body must be {"proposals": [...]} with at most ${MAX_BATCH} items`)
         const proposals = (req.body as { proposals: unknown[] }).proposals
         const results: Record<string, unknown>[] = []
         const items: WriteItem[] = []
@@ -110,7 +109,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       body: true,
       requestSchema: TimeseriesBody,
       handler: async (req) => {
-        const body = validateOrThrow(TimeseriesBody, req.body, 'INVALID_REQUEST', 'invalid getTimeseriesAspectValues request') as Type.Static<typeof TimeseriesBody>
+        const body = req.body as Type.Static<typeof TimeseriesBody>
         const parsed = parseUrn(registry, body.urn, 'urn')
         const entity = registry.entity(body.entity)
         if (entity !== parsed.entity) throw fail('ENTITY_TYPE_MISMATCH', `entity ${body.entity} does not match the urn's entity type ${parsed.entity.name}`, [{ path: 'entity', message: `must be ${parsed.entity.name}` }])

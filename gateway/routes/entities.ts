@@ -5,7 +5,6 @@
 import { Type } from 'typebox'
 import type { WriteItem } from '../../model/jobs.ts'
 import { parseUrn } from '../../model/urn.ts'
-import { validateOrThrow } from '../../model/validate.ts'
 import { IngestSchema, parseIngest, snapshotView } from '../../model/snapshot.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
@@ -44,9 +43,10 @@ export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       scope: 'write',
       body: true,
       requestSchema: DeleteBody,
+      requestError: 'the body must be {"urn": ...}',
       example: { request: { urn: 'urn:svc:tag:Engineering' }, response: { value: { urn: 'urn:svc:tag:Engineering', rows: 2 } } },
       handler: async (req) => {
-        const body = validateOrThrow(DeleteBody, req.body, 'INVALID_REQUEST', 'the body must be {"urn": ...}') as Type.Static<typeof DeleteBody>
+        const body = req.body as Type.Static<typeof DeleteBody>
         const parsed = parseUrn(registry, body.urn, 'urn')
         const base = { urn: parsed.urn, entityType: parsed.entity.name }
         const item: WriteItem = body.aspectName === undefined
