@@ -141,13 +141,16 @@ for (const ns of [UPSTREAM_NAMESPACE, CANONICAL_NAMESPACE]) {
     assert.match(res.body.message, `urn:${ns.urn}:`)
   })
 
-  t('PATCH: many clients adding different tags to one dataset at once all survive', async ({ call }) => {
+  t('PATCH: many clients adding different tags to one dataset at once all survive', async ({ svc, call }) => {
     const urn = urnOf('concurrent_tags')
+    // A second gateway (its own queue writer) on the same data, and a second set of workers: clients race through both.
+    const other = await startService({ namespace: ns, keyPrefix: svc.config.keyPrefix })
     const names = Array.from({ length: 40 }, (_, i) => `t${i}`)
-    const answers = await Promise.all(names.map((name, i) => call('POST', '/aspects?action=ingestProposal', {
+    const answers = await Promise.all(names.map((name, i) => (i % 2 === 0 ? call : other.call)('POST', '/aspects?action=ingestProposal', {
       proposal: patchMcp(urn, 'globalTags', [{ op: 'add', path: `/tags/${tag(name)}`, value: { tag: tag(name) } }]),
       async: i % 4 === 0 ? 'true' : 'false',
-    })))
+    }, EMITTER_HEADERS)))
+    await other.close()
     for (const a of answers) assert.is(a.status, 200, JSON.stringify(a.body))
     const tags = await until(async () => (await call('GET', v2(urn))).body.aspects.globalTags?.value.tags ?? [], (list) => list.length === names.length)
     assert.equal(new Set(tags.map((x: { tag: string }) => x.tag)), new Set(names.map(tag)))
