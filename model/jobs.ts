@@ -36,7 +36,10 @@ export type WriteItem =
   | { op: 'deleteEntity'; urn: string; entityType: string }
   | { op: 'rollback'; urn: string; entityType: string; runId: string }
 
-/** A job: items (all in one partition), who asked, and when (the audit stamp of every change it makes). Without `replyTo` nobody waits: the write was acknowledged once queued (async). */
+/**
+ * A job: items (all in one partition), who asked, and when (the audit stamp of every change it makes). Without
+ * `replyTo` nobody waits: the write was acknowledged once queued (async).
+ */
 export interface WriteJob {
   items: WriteItem[]
   actor: string

@@ -1,6 +1,7 @@
 /**
  * The value a patch starts from when the aspect does not exist yet: every required array empty, every required map
- * and record empty (recursively), nothing else. What the patch does not fill in must still satisfy the schema.
+ * and record empty (recursively), every required free-text string "" (as upstream's templates start a chart's
+ * title), nothing else. What the patch does not fill in must still satisfy the schema.
  */
 
 interface Schema {
@@ -10,12 +11,15 @@ interface Schema {
   required?: string[]
   additionalProperties?: unknown
   maxProperties?: number
+  enum?: unknown[]
+  pattern?: string
 }
 
 /** The empty value of an aspect schema. */
 export function emptyValue(schema: unknown): unknown {
   const s = schema as Schema
   if (s.type === 'array') return []
+  if (s.type === 'string') return s.enum || s.pattern ? undefined : ''
   if (s.type !== 'object') return undefined
   const out: Record<string, unknown> = {}
   const isUnion = s.additionalProperties === false && s.maxProperties === 1

@@ -156,6 +156,16 @@ for (const ns of [UPSTREAM_NAMESPACE, CANONICAL_NAMESPACE]) {
     assert.equal(new Set(tags.map((x: { tag: string }) => x.tag)), new Set(names.map(tag)))
   })
 
+  t('search, facets and relationships follow the namespace', async ({ call }) => {
+    const urn = urnOf('concurrent_tags')
+    const byTag = await call('POST', '/entities?action=search', { input: `tags:${tag('t7')}`, entity: 'dataset', start: 0, count: 10 })
+    assert.equal(byTag.body.value.entities, [urn])
+    const byWord = await call('POST', '/entities?action=search', { input: 'concurrent_tags', entity: 'dataset', start: 0, count: 10 })
+    assert.ok(byWord.body.value.entities.includes(urn))
+    const edges = await call('GET', `/relationships?direction=INCOMING&urn=${encodeURIComponent(tag('t7'))}&types=TaggedWith`)
+    assert.equal(edges.body.entities, [urn])
+  })
+
   t('PATCH: a failing operation is a 422 naming it, and nothing changes', async ({ call }) => {
     const urn = urnOf('patch_fail')
     await call('POST', '/aspects?action=ingestProposal', { proposal: patchMcp(urn, 'globalTags', [{ op: 'add', path: `/tags/${tag('keep')}`, value: { tag: tag('keep') } }]) })

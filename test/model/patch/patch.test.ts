@@ -55,6 +55,11 @@ test('a patch of a missing aspect starts from its empty value', () => {
     { owners: [{ owner: 'urn:svc:corpuser:a', type: 'DATAOWNER' }] })
 })
 
+test('required free text starts empty, as upstream\'s templates start a chart\'s title', () => {
+  const out = patch('chartInfo', undefined, [{ op: 'add', path: '/customProperties/k', value: 'v' }])
+  assert.equal(out, { title: '', description: '', lastModified: {}, customProperties: { k: 'v' } })
+})
+
 test('owners are addressed by owner and type; removing /owners/<urn> removes every type of that owner', () => {
   const current = { owners: [{ owner: 'urn:svc:corpuser:a', type: 'DATAOWNER' }, { owner: 'urn:svc:corpuser:a', type: 'TECHNICAL_OWNER' }, { owner: 'urn:svc:corpuser:b', type: 'DATAOWNER' }] }
   assert.equal(patch('ownership', current, [{ op: 'remove', path: '/owners/urn:svc:corpuser:a/DATAOWNER' }]).owners.length, 2)
