@@ -59,6 +59,12 @@ for (const ns of [UPSTREAM_NAMESPACE, CANONICAL_NAMESPACE]) {
     assert.equal(res.body.namespace, { urn: ns.urn, record: ns.record, protocolHeader: ns.protocolHeader })
   })
 
+  t('the API documentation speaks the namespace', async ({ call }) => {
+    const doc = JSON.stringify((await call('GET', '/svc/openapi.json')).body)
+    assert.ok(doc.includes(`urn:${ns.urn}:dataset:`) && doc.includes(`${ns.record}.metadata.snapshot.TagSnapshot`) && doc.includes(ns.protocolHeader))
+    if (ns.urn !== 'svc') assert.not.ok(doc.includes('urn:svc:') || doc.includes('com.svc.'))
+  })
+
   t('emit_mcp, sync: {"proposal", "async": "false"} answers once applied; reads report the version', async ({ call }) => {
     const urn = urnOf('sync')
     const res = await call('POST', '/aspects?action=ingestProposal', { proposal: mcp(urn, 'status', { removed: false }), async: 'false' })
