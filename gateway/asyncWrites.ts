@@ -3,7 +3,9 @@
  * for, and the request is answered once BullMQ holds them (durably queued, not yet applied). Each job's id names its
  * partition (`<partition>-<uuid>`), so `GET /writes/<id>` finds the job's queue and reads its state from BullMQ:
  * queued, applying, applied (with each item's outcome) or failed. Records of finished async writes are kept for
- * ASYNC_RECORD_SECONDS.
+ * ASYNC_RECORD_SECONDS at most: BullMQ trims a queue's finished jobs by the options of whichever job finishes next,
+ * and the synchronous writes (gateway/writeQueue.ts) keep theirs for 60 s, so on a partition that also takes
+ * synchronous writes a record can go after about a minute (then 404 JOB_NOT_FOUND; the data itself tells).
  */
 import { randomUUID } from 'node:crypto'
 import { Queue } from 'bullmq'
@@ -13,7 +15,7 @@ import { CatalogError, fail } from '../model/errors.ts'
 import { partitionOf, queueName, type JobResult, type WriteItem, type WriteJob } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
 
-/** How long a finished async write can still be asked about. */
+/** How long a finished async write can still be asked about, at most (see above). */
 export const ASYNC_RECORD_SECONDS = 24 * 3600
 
 /** Where the items of one request went: one write id per partition, and which items (by position) it carries. */
