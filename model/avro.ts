@@ -1,11 +1,12 @@
 /**
  * Upstream Avro-JSON (metadata change events and proposals as the upstream tools write them) to this service's
- * Rest.li JSON. Avro-JSON differs in four ways: record and union names carry an extra `.pegasus2avro` namespace
+ * Rest.li JSON, in the registry's namespace. Avro-JSON differs in four ways: record and union names carry an extra `.pegasus2avro` namespace
  * segment, absent optional fields are written as `null`, optional values are wrapped in a one-key object naming
  * their Avro type (`{"string": x}`, `{"array": [...]}`, `{"com.svc...AuditStamp": {...}}`), and single-member
  * Rest.li unions may be written bare. The aspect's schema from the registry says which one-key objects are Rest.li
  * unions to keep and which are Avro wrappers to drop; without a schema only unambiguous rules apply.
  */
+import { canonicalName } from './namespace.ts'
 import type { Registry } from './registry.ts'
 import { urnTypeSegment } from './urn.ts'
 
@@ -176,7 +177,7 @@ const UNMODELLED_UNIONS: Record<string, Schema> = {
 export function aspectSchema(registry: Registry, snapshotName: string, recordName: string): Schema | undefined {
   const entity = registry.entities.find((e) => e.snapshot === snapshotName)
   const aspect = entity && [entity.keyAspect, ...entity.aspects].map((n) => registry.findAspect(n)).find((a) => a?.recordName === recordName)
-  return (aspect?.schema as Schema | undefined) ?? UNMODELLED_UNIONS[recordName]
+  return (aspect?.schema as Schema | undefined) ?? UNMODELLED_UNIONS[canonicalName(registry.namespace, recordName)]
 }
 
 /** Whether a record is a metadata change event (`proposedSnapshot`) rather than a proposal. */
@@ -199,7 +200,7 @@ export function mceToRequest(registry: Registry, record: unknown): UpstreamReque
     return {
       method: 'POST',
       path: '/aspects?action=ingestProposal',
-      headers: { 'X-Svc-Protocol-Version': '2.0.0', 'Content-Type': 'application/json' },
+      headers: { [registry.namespace.protocolHeader]: '2.0.0', 'Content-Type': 'application/json' },
       body: { proposal: proposalOf(record as Record<string, unknown>) },
     }
   }

@@ -8,6 +8,7 @@ import type { AspectSpec } from './aspects/aspect.ts'
 import { BUILTIN_ASPECTS } from './aspects/index.ts'
 import { BUILTIN_ENTITIES, type EntitySpec } from './entities.ts'
 import { fail } from './errors.ts'
+import { CANONICAL_NAMESPACE, translateJson, translateName, urnPrefixOf, type Namespace } from './namespace.ts'
 
 /** A search field of one entity type, merged over every aspect that feeds it. */
 export interface SearchField {
@@ -22,6 +23,10 @@ export interface SearchField {
 
 /** The model a deployment runs with. */
 export class Registry {
+  /** The deployment's namespace: urns, record and snapshot names are in it. */
+  readonly namespace: Namespace
+  /** `urn:<namespace>:`, what every urn of this deployment starts with. */
+  readonly urnPrefix: string
   readonly entities: readonly EntitySpec[]
   private readonly entityByName = new Map<string, EntitySpec>()
   private readonly entityBySnapshot = new Map<string, EntitySpec>()
@@ -32,7 +37,9 @@ export class Registry {
   /** Every relationship name any aspect declares, sorted. */
   readonly relationshipNames: readonly string[]
 
-  constructor(aspects: readonly AspectSpec[], entities: readonly EntitySpec[]) {
+  constructor(aspects: readonly AspectSpec[], entities: readonly EntitySpec[], namespace: Namespace = CANONICAL_NAMESPACE) {
+    this.namespace = namespace
+    this.urnPrefix = urnPrefixOf(namespace)
     for (const aspect of aspects) {
       this.aspectByName.set(aspect.name, aspect)
       this.aspectByRecord.set(aspect.recordName, aspect)
@@ -164,14 +171,20 @@ export class Registry {
   }
 }
 
-/** The registry of the built-in model, extended by `extra` aspects and entities (from a registry file). */
-export function buildRegistry(extra: { aspects?: AspectSpec[]; entities?: EntitySpec[]; extend?: { entity: string; aspects: string[] }[] } = {}): Registry {
+/**
+ * The registry of the built-in model, extended by `extra` aspects and entities (from a registry file), in
+ * `namespace`: canonical record names, snapshot names and the names inside schemas (union members such as
+ * `com.svc.schema.StringType`) are translated to it here, once.
+ */
+export function buildRegistry(extra: { aspects?: AspectSpec[]; entities?: EntitySpec[]; extend?: { entity: string; aspects: string[] }[] } = {}, namespace: Namespace = CANONICAL_NAMESPACE): Registry {
   const aspects = [...BUILTIN_ASPECTS, ...(extra.aspects ?? [])]
-  const entities = [...BUILTIN_ENTITIES, ...(extra.entities ?? [])].map((e) => ({ ...e, aspects: [...e.aspects] }))
+    .map((a) => ({ ...a, recordName: translateName(namespace, a.recordName), schema: translateJson(namespace, a.schema) }))
+  const entities = [...BUILTIN_ENTITIES, ...(extra.entities ?? [])]
+    .map((e) => ({ ...e, snapshot: translateName(namespace, e.snapshot), defaults: translateJson(namespace, e.defaults), aspects: [...e.aspects] }))
   for (const ext of extra.extend ?? []) {
     const entity = entities.find((e) => e.name.toLowerCase() === ext.entity.toLowerCase())
     if (!entity) throw new Error(`registry: extend names unknown entity ${ext.entity}`)
     entity.aspects.push(...ext.aspects.filter((a) => !entity.aspects.includes(a)))
   }
-  return new Registry(aspects, entities)
+  return new Registry(aspects, entities, namespace)
 }
