@@ -47,15 +47,19 @@ function fileUnder(root: string, relative: string): string | undefined {
 export function uiRoutes(_deps: GatewayDeps): RouteSpec[] {
   const roots = new Map<string, string>(VENDOR.map((name) => [name, packageRoot(name)]))
   const cache = new Map<string, Buffer>()
-  const read = (path: string): Buffer => {
+  /** Package files never change while the service runs (kept in memory); the UI's own are re-read (small). */
+  const read = (path: string, keep: boolean): Buffer => {
     let content = cache.get(path)
-    if (!content) cache.set(path, (content = readFileSync(path)))
+    if (!content) {
+      content = readFileSync(path)
+      if (keep) cache.set(path, content)
+    }
     return content
   }
   return [
     {
       method: 'GET', path: '/', scope: 'public', summary: 'The catalogue UI (search, browse, entity pages, lineage)',
-      handler: async () => ({ body: undefined, raw: read(join(UI_DIR, 'index.html')), contentType: TYPES['.html'], headers: { 'cache-control': 'no-cache' } }),
+      handler: async () => ({ body: undefined, raw: read(join(UI_DIR, 'index.html'), false), contentType: TYPES['.html'], headers: { 'cache-control': 'no-cache' } }),
     },
     {
       method: 'GET', path: `${ASSETS}/*`, scope: 'public', summary: 'A file of the catalogue UI',
@@ -66,7 +70,7 @@ export function uiRoutes(_deps: GatewayDeps): RouteSpec[] {
         else if (kind === 'vendor' && first && roots.has(first)) path = fileUnder(roots.get(first)!, rest.join('/'))
         if (!path) throw fail('NOT_FOUND', `no UI file ${req.params.urn}`)
         const cacheControl = kind === 'vendor' ? 'public, max-age=86400' : 'no-cache'
-        return { body: undefined, raw: read(path), contentType: TYPES[extname(path)], headers: { 'cache-control': cacheControl } }
+        return { body: undefined, raw: read(path, kind === 'vendor'), contentType: TYPES[extname(path)], headers: { 'cache-control': cacheControl } }
       },
     },
   ]

@@ -1,5 +1,5 @@
 // Timeseries aspects (dataset profiles, usage, operations, and any the registry adds) as line charts over time,
-// drawn by uPlot; one series per numeric top-level field. A table of the values stays one click away.
+// drawn by uPlot; one small chart per numeric top-level field (each on its own scale). A table of the values stays one click away.
 import uPlot from 'uplot'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import * as api from './api.js'
@@ -11,23 +11,26 @@ const COLORS = ['#2563eb', '#dc2626', '#16a34a', '#9333ea', '#ea580c', '#0891b2'
 /** Numeric top-level fields of the points (timestampMillis excluded), in first-seen order. */
 const numericFields = (points) => [...new Set(points.flatMap((p) => Object.keys(p).filter((k) => k !== 'timestampMillis' && typeof p[k] === 'number')))]
 
-function Chart({ title, points, fields }) {
+function Chart({ title, points, field, color }) {
   const box = useRef()
   useEffect(() => {
     const sorted = [...points].sort((a, b) => a.timestampMillis - b.timestampMillis)
-    const data = [sorted.map((p) => p.timestampMillis / 1000), ...fields.map((f) => sorted.map((p) => (typeof p[f] === 'number' ? p[f] : null)))]
-    const width = Math.max(280, Math.min(box.current.clientWidth || 800, 1100))
+    const data = [sorted.map((p) => p.timestampMillis / 1000), sorted.map((p) => (typeof p[field] === 'number' ? p[field] : null))]
+    const el = box.current
+    if (!el) return undefined
+    const size = () => ({ width: Math.max(260, el.clientWidth || 480), height: 180 })
     const plot = new uPlot({
-      title, width, height: 220,
-      series: [{}, ...fields.map((f, i) => ({ label: humanize(f), stroke: COLORS[i % COLORS.length], width: 2, points: { show: sorted.length < 60 } }))],
-      axes: [{}, { size: 70 }],
+      title, ...size(),
+      series: [{}, { label: humanize(field), stroke: color, fill: `${color}1a`, width: 2, points: { show: sorted.length < 60 } }],
+      axes: [{}, { size: 60 }],
       scales: { x: { time: true } },
-    }, data, box.current)
-    const resize = new ResizeObserver(() => plot.setSize({ width: Math.max(280, Math.min(box.current.clientWidth, 1100)), height: 220 }))
-    resize.observe(box.current)
+      legend: { show: true },
+    }, data, el)
+    const resize = new ResizeObserver(() => plot.setSize(size()))
+    resize.observe(el)
     return () => { resize.disconnect(); plot.destroy() }
-  }, [points, fields])
-  return html`<div class="chart" ref=${box} role="img" aria-label=${`${title}: ${fields.map(humanize).join(', ')} over time, ${points.length} points`}></div>`
+  }, [points, field])
+  return html`<div class="chart" ref=${box} role="img" aria-label=${`${title}: ${humanize(field)} over time, ${points.length} points`}></div>`
 }
 
 export function TimeseriesSection({ urn, entityName, aspects }) {
@@ -45,7 +48,8 @@ export function TimeseriesSection({ urn, entityName, aspects }) {
       ${series.map((s) => {
         const fields = numericFields(s.points)
         return html`<div class="timeseries" data-aspect=${s.aspect}>
-          ${fields.length ? html`<${Chart} title=${humanize(s.aspect)} points=${s.points} fields=${fields} />` : html`<h3>${humanize(s.aspect)}</h3>`}
+          <h3>${humanize(s.aspect)}</h3>
+          <div class="charts">${fields.map((f, i) => html`<${Chart} key=${f} title=${humanize(f)} points=${s.points} field=${f} color=${COLORS[i % COLORS.length]} />`)}</div>
           <details>
             <summary>${s.points.length} value${s.points.length === 1 ? '' : 's'} of ${humanize(s.aspect)} (latest ${formatTime(s.points[0].timestampMillis)})</summary>
             <${Value} value=${s.points.slice(0, 50)} />

@@ -21,10 +21,15 @@ const PHRASES = {
   'OUTGOING EditableSchemaFieldTaggedWith': 'Schema fields tagged with (edited)', 'INCOMING EditableSchemaFieldTaggedWith': 'Tags schema fields of (edited)',
   'OUTGOING ForeignKeyToDataset': 'Foreign keys to', 'INCOMING ForeignKeyToDataset': 'Foreign keys from',
 }
-const phrase = (direction, type) => PHRASES[`${direction} ${type}`] ?? `${humanize(type)} (${direction.toLowerCase()})`
+/** Where a relationship's meaning depends on the entity type (IsPartOf names a group's members). */
+const TYPE_PHRASES = {
+  'corpGroup OUTGOING IsPartOf': 'Members', 'corpuser INCOMING IsPartOf': 'Member of', 'corpGroup INCOMING IsPartOf': 'Member of',
+  'corpGroup OUTGOING OwnedBy': 'Admins', 'corpuser INCOMING OwnedBy': 'Owns (or administers)',
+}
+const phrase = (entityType, direction, type) => TYPE_PHRASES[`${entityType} ${direction} ${type}`] ?? PHRASES[`${direction} ${type}`] ?? `${humanize(type)} (${direction.toLowerCase()})`
 
 /** Cleans a v2 field path (`[version=2.0].[type=int].id` -> `id`). */
-const fieldName = (path) => path.split('.').filter((p) => !/^\[.*\]$/.test(p)).join('.') || path
+const fieldName = (path) => path.replace(/\[[^\]]*\]\.?/g, '') || path
 const typeName = (type) => Object.keys(type?.type ?? {})[0]?.split('.').pop()?.replace(/Type$/, '') ?? ''
 
 function SchemaTable({ schema, editable }) {
@@ -57,7 +62,7 @@ function SchemaTable({ schema, editable }) {
     </section>`
 }
 
-function Relationships({ urn }) {
+function Relationships({ urn, entityType }) {
   const [groups, setGroups] = useState()
   const [names, setNames] = useState({})
   const [error, setError] = useState()
@@ -84,7 +89,7 @@ function Relationships({ urn }) {
       <h2 id="relationships-title">Relationships</h2>
       <dl class="relationships">
         ${groups.list.map((g) => html`<div data-relationship=${g.key}>
-          <dt>${phrase(g.direction, g.type)} <span class="count">${g.urns.length}</span></dt>
+          <dt>${phrase(entityType, g.direction, g.type)} <span class="count">${g.urns.length}</span></dt>
           <dd><ul>${g.urns.map((u) => html`<li><${TypeBadge} type=${names[u]?.entityName ?? u.split(':')[2]} /> <a href=${entityHref(u)} title=${u}>${names[u] ? summarize(names[u]).name : urnLabel(u)}</a></li>`)}</ul></dd>
         </div>`)}
       </dl>
@@ -132,7 +137,7 @@ export function EntityPage({ urn, registry }) {
       </section>
       ${aspects.schemaMetadata ? html`<${SchemaTable} schema=${aspects.schemaMetadata.value} editable=${aspects.editableSchemaMetadata?.value} />` : null}
       <${TimeseriesSection} urn=${entity.urn} entityName=${entity.entityName} aspects=${(spec?.aspects ?? []).filter((a) => a.timeseries)} />
-      <${Relationships} urn=${entity.urn} />
+      <${Relationships} urn=${entity.urn} entityType=${entity.entityName} />
       <section class="panel" aria-labelledby="aspects-title">
         <h2 id="aspects-title">Aspects <span class="count">${shown.length}</span></h2>
         ${shown.map((a) => html`<${AspectCard} key=${a.name} urn=${entity.urn} aspect=${aspects[a.name]} isKey=${a.name === spec.keyAspect} />`)}

@@ -60,7 +60,13 @@ function collapse(graph, expanded) {
   return { nodes, edges: [...edges.values()] }
 }
 
-const widthOf = (text) => Math.min(280, Math.max(150, 24 + text.length * 7.2))
+let measure
+/** Width of a node: its title measured in the font it is drawn in (clamped, long titles are cut). */
+const widthOf = (text) => {
+  measure ??= document.createElement('canvas').getContext('2d')
+  measure.font = `600 13px ${getComputedStyle(document.body).fontFamily}`
+  return Math.min(300, Math.max(150, 24 + measure.measureText(text.length > 36 ? `${text.slice(0, 35)}…` : text).width))
+}
 
 async function layout(shown, labels) {
   const elk = await loadElk()
