@@ -132,7 +132,8 @@ export function LineagePage({ urn, params }) {
         ${[['UPSTREAM', 'Upstream'], ['DOWNSTREAM', 'Downstream'], ['BOTH', 'Both']].map(([value, label]) => html`
           <label class="inline"><input type="radio" name="direction" value=${value} checked=${direction === value} onChange=${() => setParams({ direction: value })} /> ${label}</label>`)}
       </fieldset>
-      <label>Hops <input type="number" min="1" max="10" value=${hops} onChange=${(e) => setParams({ hops: e.currentTarget.value })} /></label>
+      <label>Hops <input type="number" min="1" max="10" value=${hops}
+        onInput=${(e) => { const v = Number(e.currentTarget.value); if (Number.isInteger(v) && v >= 1 && v <= 10) setParams({ hops: v }) }} /></label>
       ${graph ? html`<span role="status">${count} related entit${count === 1 ? 'y' : 'ies'}${graph.truncated ? ' (the walk stopped at its limit)' : ''}</span>` : null}
     </form>
     <${ErrorBox} error=${error} />

@@ -209,17 +209,17 @@ export function SearchPage({ params, registry }) {
     const next = { ...state, start: 0, ...change }
     location.hash = searchHref({ q: next.q, type: next.type, f: next.filters.map(formatFilter), start: next.start || undefined }).slice(1)
   }
-  const [data, setData] = useState()
-  const [error, setError] = useState()
-  const [loading, setLoading] = useState(true)
   const key = params.toString()
+  // What is shown answers `done.key`: while another search runs, the page says it is busy (and dims the old one).
+  const [done, setDone] = useState({})
   useEffect(() => {
     let live = true
-    setLoading(true)
-    runSearch(registry, state).then((d) => { if (live) { setData(d); setError(d.error); setLoading(false) } },
-      (err) => { if (live) { setError(err); setLoading(false) } })
+    runSearch(registry, state).then((d) => { if (live) setDone({ key, data: { ...d, q }, error: d.error }) },
+      (error) => { if (live) setDone((prev) => ({ key, data: prev.data, error })) })
     return () => { live = false }
   }, [key])
+  const { data, error } = done
+  const loading = done.key !== key
 
   const facetFields = useMemo(() => {
     const fields = new Map()
@@ -241,7 +241,7 @@ export function SearchPage({ params, registry }) {
       <li><button type="button" class="link" onClick=${() => go({ filters: [] })}>Clear all</button></li>
     </ul>` : null}
     <div class="search-layout">
-      <aside class="facets" aria-label="Facets">
+      <aside class=${`facets${loading ? ' stale' : ''}`} aria-label="Facets">
         ${data ? html`
           <fieldset class="facet">
             <legend>Entity type</legend>
@@ -257,10 +257,10 @@ export function SearchPage({ params, registry }) {
           <${ConditionForm} fields=${[...facetFields.keys()].sort()} onAdd=${(f) => go({ filters: [...filters, f] })} />
         ` : null}
       </aside>
-      <section class="results" aria-label="Results" aria-busy=${loading}>
+      <section class=${`results${loading ? ' stale' : ''}`} aria-label="Results" aria-busy=${loading ? 'true' : 'false'}>
         <${ErrorBox} error=${error} />
         ${data ? html`
-          <p class="result-count" role="status">${data.total === 0 ? 'No results' : `${start + 1}–${end} of ${data.total} results`}${q.trim() && q.trim() !== '*' ? ` for “${q}”` : ''}</p>
+          <p class="result-count" role="status">${data.total === 0 ? 'No results' : `${start + 1}–${end} of ${data.total} results`}${data.q.trim() && data.q.trim() !== '*' ? ` for “${data.q}”` : ''}</p>
           <ol class="result-list" start=${start + 1}>
             ${data.urns.map((urn) => html`<${Result} key=${urn} urn=${urn} entity=${data.details[urn]} matched=${data.matches.get(urn)} />`)}
           </ol>
