@@ -98,6 +98,7 @@ export function LineagePage({ urn, params }) {
   const [expanded, setExpanded] = useState(new Set())
   const [placed, setPlaced] = useState()
   const [error, setError] = useState()
+  const [fit, setFit] = useState(true)
   const setParams = (change) => { location.hash = lineageHref(urn, { direction, hops, ...change }).slice(1) }
 
   useEffect(() => {
@@ -134,13 +135,15 @@ export function LineagePage({ urn, params }) {
       </fieldset>
       <label>Hops <input type="number" min="1" max="10" value=${hops}
         onInput=${(e) => { const v = Number(e.currentTarget.value); if (Number.isInteger(v) && v >= 1 && v <= 10) setParams({ hops: v }) }} /></label>
+      <button type="button" class="secondary" aria-pressed=${fit} onClick=${() => setFit(!fit)}>Fit to width</button>
       ${graph ? html`<span role="status">${count} related entit${count === 1 ? 'y' : 'ies'}${graph.truncated ? ' (the walk stopped at its limit)' : ''}</span>` : null}
     </form>
     <${ErrorBox} error=${error} />
     ${graph && count === 0 ? html`<p>No ${direction === 'BOTH' ? '' : `${direction.toLowerCase()} `}lineage within ${hops} hop${hops === 1 ? '' : 's'}.</p>` : null}
     ${placed && count > 0 ? html`
       <div class="graph-wrap">
-        <svg class="lineage-graph" width=${placed.result.width + 20} height=${placed.result.height + 20} viewBox=${`-10 -10 ${placed.result.width + 20} ${placed.result.height + 20}`}
+        <svg class="lineage-graph" width=${fit ? '100%' : placed.result.width + 20} height=${fit ? undefined : placed.result.height + 20}
+          style=${fit ? `max-width: ${placed.result.width + 20}px; height: auto` : undefined} viewBox=${`-10 -10 ${placed.result.width + 20} ${placed.result.height + 20}`}
           role="group" aria-label="Lineage graph, data flowing left to right">
           <defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" /></marker></defs>
           ${placed.result.edges.map((e) => html`<path class="edge" d=${edgePath(e)} marker-end="url(#arrow)" />`)}

@@ -249,6 +249,27 @@ browserTest('lineage: a graph laid out by elkjs; clicking an upstream node opens
   await page.close()
 })
 
+browserTest('lineage: a level with many entities collapses into "+N more", which expands', async ({ svc, browser }) => {
+  const hub = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,ui_hub,PROD)'
+  const sources = Array.from({ length: 20 }, (_, i) => `urn:svc:dataset:(urn:svc:dataPlatform:kafka,ui_src_${String(i).padStart(2, '0')},PROD)`)
+  const res = await svc.call('POST', '/aspects?action=ingestProposal', proposal(hub, 'upstreamLineage', { upstreams: sources.map((dataset) => ({ dataset, type: 'TRANSFORMED' })) }))
+  assert.is(res.status, 200)
+  const { page, errors } = await openPage(browser, svc.url)
+  await page.goto(`${svc.url}/#/lineage/${enc(hub)}?direction=UPSTREAM&hops=1`)
+  const graph = page.getByRole('group', { name: /Lineage graph/ })
+  const more = graph.getByRole('button', { name: 'Show 8 more at hop 1' })
+  await more.waitFor({ timeout: 30_000 })
+  assert.is(await graph.locator('a.node').count(), 13, 'the entity and 12 of its 20 sources')
+  assert.ok(await page.getByText('20 related entities').isVisible())
+  await more.focus()
+  await page.keyboard.press('Enter')
+  await graph.locator(`a.node[data-urn="${sources[19]}"]`).waitFor({ timeout: 10_000 })
+  assert.is(await graph.locator('a.node').count(), 21)
+  assert.is(await graph.locator('.node.more').count(), 0)
+  assert.equal(errors, [])
+  await page.close()
+})
+
 browserTest('browse: types, then folders with counts, two levels down to the entities', async ({ svc, browser }) => {
   const { page, errors } = await openPage(browser, svc.url)
   await page.goto(`${svc.url}/`)
