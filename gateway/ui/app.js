@@ -3,11 +3,26 @@
 import { render } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
 import * as api from './api.js'
-import { BrowsePage } from './browse.js'
-import { EntityPage } from './entity.js'
-import { LineagePage } from './lineage.js'
 import { SearchPage } from './search.js'
 import { ErrorBox, html, setRegistryModel } from './util.js'
+
+/** The other pages load when first opened, so the search page (the first one most people see) loads less. */
+const LAZY = {
+  entity: () => import('./entity.js').then((m) => m.EntityPage),
+  lineage: () => import('./lineage.js').then((m) => m.LineagePage),
+  browse: () => import('./browse.js').then((m) => m.BrowsePage),
+}
+const loaded = {}
+function Lazy({ page, ...props }) {
+  const [component, setComponent] = useState(() => loaded[page])
+  const [error, setError] = useState()
+  useEffect(() => {
+    if (!loaded[page]) LAZY[page]().then((c) => { loaded[page] = c; setComponent(() => c) }, setError)
+    else setComponent(() => loaded[page])
+  }, [page])
+  if (error) return html`<${ErrorBox} error=${error} />`
+  return component ? html`<${component} ...${props} />` : html`<p class="loading">Loading…</p>`
+}
 
 /** The current route: `#/<page>/<arg>?<params>`. */
 function parseHash() {
@@ -92,9 +107,9 @@ function App() {
   }
   let page
   if (!registry) page = error ? html`<${ErrorBox} error=${error} />` : html`<p class="loading">Loading the registry…</p>`
-  else if (route.page === 'entity') page = html`<${EntityPage} key=${`${route.arg}#${generation}`} urn=${route.arg} params=${route.params} registry=${registry} />`
-  else if (route.page === 'lineage') page = html`<${LineagePage} key=${`${route.arg}#${generation}`} urn=${route.arg} params=${route.params} registry=${registry} />`
-  else if (route.page === 'browse') page = html`<${BrowsePage} key=${generation} type=${route.arg} params=${route.params} registry=${registry} />`
+  else if (route.page === 'entity') page = html`<${Lazy} page="entity" key=${`${route.arg}#${generation}`} urn=${route.arg} params=${route.params} registry=${registry} />`
+  else if (route.page === 'lineage') page = html`<${Lazy} page="lineage" key=${`${route.arg}#${generation}`} urn=${route.arg} params=${route.params} registry=${registry} />`
+  else if (route.page === 'browse') page = html`<${Lazy} page="browse" key=${generation} type=${route.arg} params=${route.params} registry=${registry} />`
   else page = html`<${SearchPage} key=${generation} params=${route.params} registry=${registry} />`
   return html`
     <${Header} route=${route} hasToken=${!!api.getToken()} onToken=${() => setAuthReason(' ')} />
