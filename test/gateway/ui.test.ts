@@ -5,6 +5,9 @@
  * lineage to an upstream node, browses two levels down, sees a soft-deleted entity marked; with AUTH_ENABLED the page
  * asks for a token and never puts it in a URL.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -330,6 +333,70 @@ browserTest('keyboard: the search box, suggestions and results are reachable wit
 })
 
 b.run()
+
+// ---------------------------------------------------------------------------------------------------------------
+
+const r = suite<{ svc: TestService; browser: Browser }>('ui: an entity type from a registry file, no UI change')
+const MODEL = 'urn:svc:mlModel:churn_predictor'
+r.before(async (ctx) => {
+  const file = join(mkdtempSync(join(tmpdir(), 'ui-registry-')), 'registry.json')
+  writeFileSync(file, JSON.stringify({
+    aspects: [
+      { name: 'mlModelKey', recordName: 'com.acme.MlModelKey', schema: { type: 'object', properties: { name: { type: 'string', minLength: 1, searchable: { field: 'name', type: 'TEXT', boost: 10, autocomplete: true } } }, required: ['name'] } },
+      { name: 'mlModelProperties', recordName: 'com.acme.MlModelProperties', schema: { type: 'object', properties: {
+        description: { type: 'string', searchable: { field: 'description', type: 'TEXT' } },
+        framework: { type: 'string', searchable: { field: 'framework', type: 'KEYWORD', facet: true } },
+        hyperParameters: { type: 'object', patternProperties: { '^.*$': { type: 'string' } } },
+      } } },
+      { name: 'mlModelMetrics', recordName: 'com.acme.MlModelMetrics', timeseries: true, schema: { type: 'object', properties: {
+        timestampMillis: { type: 'integer', minimum: 0 }, accuracy: { type: 'number' },
+      }, required: ['timestampMillis'] } },
+    ],
+    entities: [{ name: 'mlModel', keyAspect: 'mlModelKey', keyFields: ['name'], aspects: ['mlModelProperties', 'mlModelMetrics', 'ownership', 'status'] }],
+  }))
+  ctx.svc = await startService({ registryFile: file })
+  const write = (aspectName: string, value: unknown) => ctx.svc.call('POST', '/aspects?action=ingestProposal', {
+    proposal: { entityType: 'mlModel', entityUrn: MODEL, changeType: 'UPSERT', aspectName, aspect: { contentType: 'application/json', value: JSON.stringify(value) } },
+  })
+  assert.is((await write('mlModelProperties', { description: 'Predicts which customers leave', framework: 'xgboost', hyperParameters: { depth: '6' } })).status, 200)
+  assert.is((await write('ownership', { owners: [{ owner: 'urn:svc:corpuser:jdoe', type: 'DATAOWNER' }] })).status, 200)
+  for (const [day, accuracy] of [[1, 0.81], [2, 0.83], [3, 0.86]] as const) {
+    assert.is((await write('mlModelMetrics', { timestampMillis: Date.UTC(2026, 0, day), accuracy })).status, 200)
+  }
+  ctx.browser = await launchChromium()
+})
+r.after(async (ctx) => {
+  await ctx.browser?.close()
+  await ctx.svc?.close()
+})
+
+const registryTest = browserAvailable('ui registry browser test') ? r : r.skip
+
+registryTest('search, facet, suggestion, entity page and chart for the new type', async ({ svc, browser }) => {
+  const { page, errors } = await openPage(browser, svc.url)
+  await page.goto(`${svc.url}/`)
+  await settled(page)
+  assert.ok(await page.locator('fieldset.facet', { hasText: 'Entity type' }).getByText('Ml model').isVisible())
+  await page.getByRole('combobox', { name: 'Search the catalogue' }).pressSequentially('churn', { delay: 30 })
+  await page.getByRole('option', { name: /churn_predictor/ }).click()
+  await settled(page)
+  await page.getByRole('checkbox', { name: /^xgboost/ }).check()
+  await page.waitForFunction(() => location.hash.includes('framework'))
+  await settled(page)
+  assert.equal(await page.locator('.result .result-name').allInnerTexts(), ['churn_predictor'])
+  assert.ok((await page.locator('.result').innerText()).includes('Predicts which customers leave'))
+  await page.getByRole('link', { name: 'churn_predictor' }).click()
+  await page.getByRole('heading', { level: 1, name: 'churn_predictor' }).waitFor({ timeout: 10_000 })
+  const properties = page.locator('section.aspect[data-aspect="mlModelProperties"]')
+  assert.match(await properties.innerText(), /Framework\s+xgboost/)
+  assert.match(await properties.innerText(), /Depth\s+6/)
+  await page.locator('.timeseries[data-aspect="mlModelMetrics"] .chart canvas').waitFor({ timeout: 10_000 })
+  assert.ok(await page.getByRole('img', { name: /Accuracy over time, 3 points/ }).isVisible())
+  assert.equal(errors, [])
+  await page.close()
+})
+
+r.run()
 
 // ---------------------------------------------------------------------------------------------------------------
 
