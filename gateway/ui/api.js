@@ -53,9 +53,11 @@ export const autocomplete = (entity, query, limit) =>
 export const browse = (entity, path, start, limit) =>
   call('POST', 'entities?action=browse', { entity, path, start, limit }).then((r) => r.value)
 export const entity = (urn) => call('GET', `entitiesV2/${enc(urn)}`)
-/** Latest aspects of many entities, by urn (batches of 100). */
+const typeOf = (urn) => /^urn:[^:]+:([^:]+):/.exec(urn)?.[1]?.toLowerCase()
+/** Latest aspects of many entities, by urn (batches of 100); urns of types the registry does not know are skipped. */
 export async function entities(urns) {
-  const unique = [...new Set(urns)]
+  const known = new Set((await registry()).entities.map((e) => e.name.toLowerCase()))
+  const unique = [...new Set(urns)].filter((urn) => known.has(typeOf(urn)))
   const found = {}
   for (let i = 0; i < unique.length; i += 100) {
     const chunk = unique.slice(i, i + 100)

@@ -4,7 +4,7 @@
 import { diffJson } from 'diff'
 import { useEffect, useState } from 'preact/hooks'
 import * as api from './api.js'
-import { ErrorBox, entityHref, formatTime, html, humanize, isUrn, urnLabel } from './util.js'
+import { ErrorBox, UrnLink, formatTime, html, humanize, isUrn } from './util.js'
 
 const isTimeField = (key) => /(^time$|Time$|timestamp|Millis$|^lastObserved$)/i.test(key ?? '')
 const isRecord = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -15,7 +15,7 @@ export function Value({ value, field }) {
   if (typeof value === 'boolean') return html`<span>${value ? 'yes' : 'no'}</span>`
   if (typeof value === 'number') return isTimeField(field) && value > 1e11 ? html`<time datetime=${new Date(value).toISOString()}>${formatTime(value)}</time>` : html`<span>${value.toLocaleString('en')}</span>`
   if (typeof value === 'string') {
-    if (isUrn(value)) return html`<a href=${entityHref(value)} title=${value}>${urnLabel(value)}</a>`
+    if (isUrn(value)) return html`<${UrnLink} urn=${value} />`
     if (/^https?:\/\//.test(value)) return html`<a href=${value} rel="noopener noreferrer" target="_blank">${value}</a>`
     if (value.length > 400 || value.includes('\n')) return html`<details class="long"><summary>${value.slice(0, 80)}…</summary><pre>${value}</pre></details>`
     return html`<span>${value}</span>`

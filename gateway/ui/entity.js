@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import * as api from './api.js'
 import { AspectCard, Value } from './aspect.js'
 import { TimeseriesSection } from './charts.js'
-import { Chips, ErrorBox, TypeBadge, UrnLinks, browseHref, entityHref, html, humanize, lineageHref, summarize, urnLabel } from './util.js'
+import { Chips, ErrorBox, TypeBadge, UrnLink, UrnLinks, browseHref, html, humanize, lineageHref, summarize, urnLabel } from './util.js'
 
 /** How a relationship reads from this entity's side. */
 const PHRASES = {
@@ -90,7 +90,7 @@ function Relationships({ urn, entityType }) {
       <dl class="relationships">
         ${groups.list.map((g) => html`<div data-relationship=${g.key}>
           <dt>${phrase(entityType, g.direction, g.type)} <span class="count">${g.urns.length}</span></dt>
-          <dd><ul>${g.urns.map((u) => html`<li><${TypeBadge} type=${names[u]?.entityName ?? u.split(':')[2]} /> <a href=${entityHref(u)} title=${u}>${names[u] ? summarize(names[u]).name : urnLabel(u)}</a></li>`)}</ul></dd>
+          <dd><ul>${g.urns.map((u) => html`<li><${TypeBadge} type=${names[u]?.entityName ?? u.split(':')[2]} /> <${UrnLink} urn=${u}>${names[u] ? summarize(names[u]).name : urnLabel(u)}</${UrnLink}></li>`)}</ul></dd>
         </div>`)}
       </dl>
       ${[...groups.totals.values()].some((t) => t > 200) ? html`<p class="muted">Only the first 200 of each direction are shown.</p>` : null}

@@ -45,6 +45,14 @@ let registryModel
 export const setRegistryModel = (reg) => { registryModel = reg }
 export const entitySpec = (name) => registryModel?.entities.find((e) => e.name.toLowerCase() === String(name).toLowerCase())
 
+/** An urn of a type the registry knows (so it has a page); others are shown as text. */
+export const hasPage = (urn) => isUrn(urn) && (!registryModel || !!entitySpec(urnType(urn)))
+
+/** A link to an entity's page, or its label alone when its type is unknown here. */
+export const UrnLink = ({ urn, children }) => (hasPage(urn)
+  ? html`<a href=${entityHref(urn)} title=${urn}>${children ?? urnLabel(urn)}</a>`
+  : html`<span title=${`${urn} (a type this registry does not know)`}>${children ?? urnLabel(urn)}</span>`)
+
 /** A short readable name for an urn: its name key field, else its last plain part. */
 export function urnLabel(urn) {
   if (!isUrn(urn)) return String(urn)
@@ -104,10 +112,10 @@ export function summarize(entity) {
 
 /** Links to the urns of a list. */
 export const UrnLinks = ({ urns, label }) => (urns.length === 0 ? null : html`
-  <span class="links" aria-label=${label}>${urns.map((urn, i) => html`${i > 0 ? ', ' : ''}<a href=${entityHref(urn)} title=${urn}>${urnLabel(urn)}</a>`)}</span>`)
+  <span class="links" aria-label=${label}>${urns.map((urn, i) => html`${i > 0 ? ', ' : ''}<${UrnLink} urn=${urn} />`)}</span>`)
 
 export const Chips = ({ urns, kind, label }) => (urns.length === 0 ? null : html`
-  <ul class="chips" aria-label=${label}>${urns.map((urn) => html`<li><a class=${`chip ${kind}`} href=${entityHref(urn)} title=${urn}>${urnLabel(urn)}</a></li>`)}</ul>`)
+  <ul class="chips" aria-label=${label}>${urns.map((urn) => html`<li>${hasPage(urn) ? html`<a class=${`chip ${kind}`} href=${entityHref(urn)} title=${urn}>${urnLabel(urn)}</a>` : html`<span class=${`chip ${kind}`} title=${urn}>${urnLabel(urn)}</span>`}</li>`)}</ul>`)
 
 export const TypeBadge = ({ type }) => html`<span class="badge">${humanize(type)}</span>`
 
