@@ -94,7 +94,7 @@ export function LineagePage({ urn, params }) {
   const direction = ['UPSTREAM', 'DOWNSTREAM', 'BOTH'].includes(params.get('direction')) ? params.get('direction') : 'BOTH'
   const hops = Math.min(10, Math.max(1, Number(params.get('hops')) || 3))
   const [graph, setGraph] = useState()
-  const [details, setDetails] = useState({})
+  const [details, setDetails] = useState()
   const [expanded, setExpanded] = useState(new Set())
   const [placed, setPlaced] = useState()
   const [error, setError] = useState()
@@ -104,6 +104,7 @@ export function LineagePage({ urn, params }) {
   useEffect(() => {
     setPlaced(undefined)
     setError(undefined)
+    setDetails(undefined)
     fetchGraph(urn, direction, hops).then(async (g) => {
       setGraph(g)
       setDetails(await api.entities(g.nodes.slice(0, 500).map((n) => n.urn)).catch(() => ({})))
@@ -112,21 +113,21 @@ export function LineagePage({ urn, params }) {
 
   const labels = (n) => {
     if (n.more) return { title: `+${n.more} more`, sub: `hop ${Math.abs(n.level)}: show all` }
-    const d = details[n.urn]
+    const d = details?.[n.urn]
     const s = d ? summarize(d) : undefined
-    return { title: s?.name ?? urlLabelSafe(n.urn), sub: [humanize(d?.entityName ?? n.urn.split(':')[2] ?? ''), s?.platform].filter(Boolean).join(' · '), removed: s?.removed }
+    return { title: s?.name ?? urnLabel(n.urn), sub: [humanize(d?.entityName ?? n.urn.split(':')[2] ?? ''), s?.platform].filter(Boolean).join(' · '), removed: s?.removed }
   }
   useEffect(() => {
-    if (!graph) return
+    if (!graph || !details) return // laid out once the names are known, so nodes do not jump
     const shown = collapse(graph, expanded)
     layout(shown, labels).then((result) => setPlaced({ result, shown }), setError)
   }, [graph, details, expanded])
 
-  const self = details[urn] ? summarize(details[urn]) : undefined
+  const self = details?.[urn] ? summarize(details[urn]) : undefined
   const count = graph ? graph.nodes.length - 1 : 0
   return html`
-    <nav class="breadcrumbs" aria-label="Breadcrumbs"><ol><li><a href=${entityHref(urn)}>${self?.name ?? urlLabelSafe(urn)}</a></li><li><span aria-current="page">Lineage</span></li></ol></nav>
-    <h1>Lineage of ${self?.name ?? urlLabelSafe(urn)}</h1>
+    <nav class="breadcrumbs" aria-label="Breadcrumbs"><ol><li><a href=${entityHref(urn)}>${self?.name ?? urnLabel(urn)}</a></li><li><span aria-current="page">Lineage</span></li></ol></nav>
+    <h1>Lineage of ${self?.name ?? urnLabel(urn)}</h1>
     <form class="lineage-controls" onSubmit=${(e) => e.preventDefault()}>
       <fieldset>
         <legend>Direction</legend>
@@ -169,5 +170,3 @@ export function LineagePage({ urn, params }) {
         <ul>${[...graph.nodes].sort((a, b) => a.level - b.level).filter((n) => n.level !== 0).map((n) => html`<li>${n.level < 0 ? `${-n.level} upstream` : `${n.level} downstream`}: <a href=${entityHref(n.urn)}>${labels(n).title}</a></li>`)}</ul>
       </details>` : graph && count > 0 ? html`<p class="loading">Laying out…</p>` : !error && !graph ? html`<p class="loading">Loading lineage…</p>` : null}`
 }
-
-const urlLabelSafe = (urn) => urnLabel(urn)
