@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks'
 import * as api from './api.js'
 import { AspectCard, Value } from './aspect.js'
 import { TimeseriesSection } from './charts.js'
-import { Chips, ErrorBox, TypeBadge, UrnLink, UrnLinks, browseHref, html, humanize, lineageHref, summarize, urnLabel } from './util.js'
+import { Chips, ErrorBox, TypeBadge, UrnLink, browseHref, html, humanize, lineageHref, summarize, urnLabel } from './util.js'
 
 /** How a relationship reads from this entity's side. */
 const PHRASES = {
@@ -100,7 +100,14 @@ function Relationships({ urn, entityType }) {
 export function EntityPage({ urn, registry }) {
   const [entity, setEntity] = useState()
   const [error, setError] = useState()
-  useEffect(() => { api.entity(urn).then(setEntity, setError) }, [urn])
+  const [people, setPeople] = useState({})
+  useEffect(() => {
+    api.entity(urn).then((e) => {
+      setEntity(e)
+      const owners = summarize(e).owners.map((o) => o.urn)
+      if (owners.length) api.entities(owners).then(setPeople, () => {})
+    }, setError)
+  }, [urn])
   if (error) return html`<${ErrorBox} error=${error} />`
   if (!entity) return html`<p class="loading">Loading ${urn}…</p>`
   const spec = registry.entities.find((e) => e.name === entity.entityName)
@@ -129,7 +136,7 @@ export function EntityPage({ urn, registry }) {
         <dl class="record">
           ${s.platform ? html`<div><dt>Platform</dt><dd>${s.platform}</dd></div>` : null}
           ${s.origin ? html`<div><dt>Origin</dt><dd>${s.origin}</dd></div>` : null}
-          ${s.owners.length ? html`<div><dt>Owners</dt><dd><ul class="inline-list">${s.owners.map((o) => html`<li><${UrnLinks} urns=${[o.urn]} label="Owner" /> <span class="muted">${o.type ? humanize(o.type.toLowerCase()) : ''}</span></li>`)}</ul></dd></div>` : null}
+          ${s.owners.length ? html`<div><dt>Owners</dt><dd><ul class="inline-list">${s.owners.map((o) => html`<li><${UrnLink} urn=${o.urn}>${people[o.urn] ? summarize(people[o.urn]).name : urnLabel(o.urn)}</${UrnLink}> <span class="muted">${o.type ? humanize(o.type.toLowerCase()) : ''}</span></li>`)}</ul></dd></div>` : null}
           ${s.tags.length ? html`<div><dt>Tags</dt><dd><${Chips} urns=${s.tags} kind="tag" label="Tags" /></dd></div>` : null}
           ${s.terms.length ? html`<div><dt>Glossary terms</dt><dd><${Chips} urns=${s.terms} kind="term" label="Glossary terms" /></dd></div>` : null}
           ${docs.length ? html`<div><dt>Documentation</dt><dd><ul class="docs">${docs.map((d) => html`<li><${Value} value=${d.url} /> ${d.description ? html`<span>${d.description}</span>` : null}</li>`)}</ul></dd></div>` : null}
