@@ -1,7 +1,7 @@
 // Home and search: one box with autocomplete, results across every entity type the registry knows (one search
 // request per type, in parallel), facets with counts (entity type, then the registry's facet fields), filter
 // conditions, paging. Everything is in the URL hash, so a search can be bookmarked and the back button works.
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks'
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import * as api from './api.js'
 import { Chips, ErrorBox, TypeBadge, UrnLinks, entityHref, html, humanize, isUrn, searchHref, summarize, urnLabel } from './util.js'
 
@@ -212,7 +212,8 @@ export function SearchPage({ params, registry }) {
   const key = params.toString()
   // What is shown answers `done.key`: while another search runs, the page says it is busy (and dims the old one).
   const [done, setDone] = useState({})
-  useEffect(() => {
+  // A layout effect: the requests leave right after the render instead of after the next frame is painted.
+  useLayoutEffect(() => {
     let live = true
     runSearch(registry, state).then((d) => { if (live) setDone({ key, data: { ...d, q }, error: d.error }) },
       (error) => { if (live) setDone((prev) => ({ key, data: prev.data, error })) })
