@@ -29,14 +29,18 @@ export function BrowsePage({ type, params, registry }) {
   const [names, setNames] = useState({})
   const [error, setError] = useState()
   useEffect(() => {
-    if (!type) return
+    if (!type) return undefined
+    let live = true // an earlier folder's answer arriving late is dropped
     setData(undefined)
     setError(undefined)
     api.browse(type, path, start, PAGE).then(async (value) => {
+      if (!live) return
       setData(value)
       const urns = value.entities.map((e) => e.urn)
-      if (urns.length) setNames(await api.entities(urns))
-    }, setError)
+      const names = urns.length ? await api.entities(urns).catch(() => ({})) : {}
+      if (live) setNames(names)
+    }, (err) => { if (live) setError(err) })
+    return () => { live = false }
   }, [type, path, start])
   if (!type) return html`<${Types} registry=${registry} />`
   const parts = path.split('/').filter(Boolean)

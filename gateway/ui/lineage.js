@@ -99,16 +99,24 @@ export function LineagePage({ urn, params }) {
   const [placed, setPlaced] = useState()
   const [error, setError] = useState()
   const [fit, setFit] = useState(true)
-  const setParams = (change) => { location.hash = lineageHref(urn, { direction, hops, ...change }).slice(1) }
+  /** Changes one control; the others are read from the URL, which may be ahead of this render. */
+  const setParams = (change) => {
+    const current = new URLSearchParams(location.hash.split('?')[1] ?? '')
+    location.hash = lineageHref(urn, { direction: current.get('direction') ?? direction, hops: current.get('hops') ?? hops, ...change }).slice(1)
+  }
 
   useEffect(() => {
+    let live = true // answers to an earlier direction or hop count are dropped
     setPlaced(undefined)
     setError(undefined)
     setDetails(undefined)
     fetchGraph(urn, direction, hops).then(async (g) => {
+      if (!live) return
       setGraph(g)
-      setDetails(await api.entities(g.nodes.slice(0, 500).map((n) => n.urn)).catch(() => ({})))
-    }, setError)
+      const found = await api.entities(g.nodes.slice(0, 500).map((n) => n.urn)).catch(() => ({}))
+      if (live) setDetails(found)
+    }, (err) => { if (live) setError(err) })
+    return () => { live = false }
   }, [urn, direction, hops])
 
   const labels = (n) => {
@@ -118,9 +126,11 @@ export function LineagePage({ urn, params }) {
     return { title: s?.name ?? urnLabel(n.urn), sub: [humanize(d?.entityName ?? n.urn.split(':')[2] ?? ''), s?.platform].filter(Boolean).join(' · '), removed: s?.removed }
   }
   useEffect(() => {
-    if (!graph || !details) return // laid out once the names are known, so nodes do not jump
+    if (!graph || !details) return undefined // laid out once the names are known, so nodes do not jump
+    let live = true
     const shown = collapse(graph, expanded)
-    layout(shown, labels).then((result) => setPlaced({ result, shown }), setError)
+    layout(shown, labels).then((result) => { if (live) setPlaced({ result, shown }) }, (err) => { if (live) setError(err) })
+    return () => { live = false }
   }, [graph, details, expanded])
 
   const self = details?.[urn] ? summarize(details[urn]) : undefined
