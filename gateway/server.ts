@@ -23,11 +23,13 @@ import { requestSeconds, requestsTotal, watchQueueDepth } from './metrics.ts'
 import { operationsRoutes } from './routes/operations.ts'
 import { relationshipRoutes } from './routes/relationships.ts'
 import { searchRoutes } from './routes/search.ts'
+import { catalogRoutes } from './routes/catalog.ts'
+import { uiRoutes } from './routes/ui.ts'
 
 /** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps)]
-  return [...api, ...docsRoutes(deps, api)]
+  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps)]
+  return [...api, ...docsRoutes(deps, api), ...uiRoutes(deps)]
 }
 
 function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
