@@ -2,11 +2,14 @@
 import type { TokenStore } from '../model/auth/tokens.ts'
 import type { Logger } from '../model/log.ts'
 import type { Model } from '../model/runtime.ts'
+import type { AsyncWriter } from './asyncWrites.ts'
 import type { Writer } from './writeQueue.ts'
 
 export interface GatewayDeps {
   model: Model
   writer: Writer
+  /** Writes acknowledged once queued (`async: true`). */
+  asyncWriter: AsyncWriter
   log: Logger
   tokens: TokenStore
 }

@@ -12,8 +12,9 @@ import { readJsonBody } from './http/body.ts'
 import { isServiceFault, toCatalogError } from './http/errors.ts'
 import { checkQuery, stringParam } from './http/params.ts'
 import { answerClientError } from './http/clientErrors.ts'
-import type { Query, RouteSpec } from './http/route.ts'
+import { bodyChecker, type Query, type RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
+import { configRoutes } from './routes/config.ts'
 import { entitiesRoutes } from './routes/entities.ts'
 import { entitiesV2Routes } from './routes/entitiesV2.ts'
 import { docsRoutes } from './routes/docs.ts'
@@ -22,11 +23,13 @@ import { requestSeconds, requestsTotal, watchQueueDepth } from './metrics.ts'
 import { operationsRoutes } from './routes/operations.ts'
 import { relationshipRoutes } from './routes/relationships.ts'
 import { searchRoutes } from './routes/search.ts'
+import { catalogRoutes } from './routes/catalog.ts'
+import { uiRoutes } from './routes/ui.ts'
 
 /** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...healthRoutes(deps)]
-  return [...api, ...docsRoutes(deps, api)]
+  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps)]
+  return [...api, ...docsRoutes(deps, api), ...uiRoutes(deps)]
 }
 
 function sendJson(res: ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}, contentType = 'application/json; charset=utf-8'): void {
@@ -57,6 +60,7 @@ function urnOfBody(body: unknown): string | undefined {
 /** Mounts routes sharing a method and path, dispatching on `?action=`. */
 function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: string, routes: RouteSpec[]): void {
   const byAction = new Map(routes.map((r) => [r.action, r]))
+  const checkBody = new Map(routes.map((r) => [r, bodyChecker(r)]))
   const actions = routes.map((r) => r.action).filter((a): a is string => !!a)
   const handler = async (req: Request, res: Response): Promise<void> => {
     const started = performance.now()
@@ -72,10 +76,10 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
       }
       routeName = route.action ? `${method} ${path}?action=${route.action}` : routeName
       const actor = await authenticate(deps.model.config, deps.tokens, route.scope, req.headers)
-      const body = route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined
+      const body = checkBody.get(route)!(route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined)
       const params: Record<string, string> = {}
       const wildcard = (req.params as Record<string, string> | undefined)?.['*']
-      if (wildcard !== undefined) params.urn = wildcard
+      if (wildcard !== undefined) params[route.parameters?.find((p) => p.in === 'path')?.name ?? 'urn'] = wildcard
       urn = params.urn ?? urnOfBody(body) ?? stringParam(query, 'urn')
       const reply = await route.handler({ query, params, body, headers: req.headers, actor })
       sendJson(res, reply.status ?? 200, reply.raw ?? JSON.stringify(reply.body), reply.headers, reply.contentType)

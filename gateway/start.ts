@@ -8,6 +8,7 @@ import { openModel, type Model } from '../model/runtime.ts'
 import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
 import type { GatewayDeps } from './deps.ts'
 import { buildServer } from './server.ts'
+import { AsyncWriter } from './asyncWrites.ts'
 import { withReferenceCleanup } from './referenceCleanup.ts'
 import { QueueWriter } from './writeQueue.ts'
 
@@ -22,11 +23,12 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   const redis = connectForRequests(config, 'svc-gateway')
   const queueConnection = connectForQueues(config, 'svc-gateway-queue')
   // The gateway admits writes, so it alone applies UNKNOWN_ASPECTS; workers store whatever it admitted.
-  const model = await openModel(config, redis, { registry: loadRegistry(config.registryFile, { unknownAspects: config.unknownAspects }) })
+  const model = await openModel(config, redis, { registry: loadRegistry(config.registryFile, config.namespace, { unknownAspects: config.unknownAspects }) })
   const queueWriter = new QueueWriter(config, queueConnection, model.keys)
   await queueWriter.ready()
   const writer = withReferenceCleanup(queueWriter, model)
-  const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys) }
+  const asyncWriter = new AsyncWriter(config, queueConnection, model.keys)
+  const deps: GatewayDeps = { model, writer, asyncWriter, log, tokens: new TokenStore(redis, model.keys) }
   const server = buildServer(deps)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -40,6 +42,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await writer.close()
+      await asyncWriter.close()
       await model.engine.close?.()
       queueConnection.disconnect()
       redis.disconnect()

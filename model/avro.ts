@@ -1,6 +1,6 @@
 /**
  * Upstream Avro-JSON (metadata change events and proposals as the upstream tools write them) to this service's
- * Rest.li JSON. Avro-JSON differs in four ways: record and union names carry an extra `.pegasus2avro` namespace
+ * Rest.li JSON, in the registry's namespace. Avro-JSON differs in four ways: record and union names carry an extra `.pegasus2avro` namespace
  * segment, absent optional fields are written as `null`, optional values are wrapped in a one-key object naming
  * their Avro type (`{"string": x}`, `{"array": [...]}`, `{"com.svc...AuditStamp": {...}}`), and single-member
  * Rest.li unions may be written bare. The aspect's schema from the registry says which one-key objects are Rest.li
@@ -188,7 +188,7 @@ export function mceToRequest(registry: Registry, record: unknown): UpstreamReque
     return {
       method: 'POST',
       path: '/aspects?action=ingestProposal',
-      headers: { 'X-Svc-Protocol-Version': '2.0.0', 'Content-Type': 'application/json' },
+      headers: { [registry.namespace.protocolHeader]: '2.0.0', 'Content-Type': 'application/json' },
       body: { proposal: proposalOf(record as Record<string, unknown>) },
     }
   }

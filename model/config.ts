@@ -3,6 +3,8 @@
  * configuration table; defaults suit a local run.
  */
 
+import { CANONICAL_NAMESPACE, checkNamespace, type Namespace } from './namespace.ts'
+
 export type SearchEngineChoice = 'auto' | 'native' | 'redisearch'
 
 export interface Config {
@@ -45,6 +47,8 @@ export interface Config {
   dashboardPort: number
   /** Port of a worker process's /metrics and /health (0: none). */
   metricsPort: number
+  /** URN_NAMESPACE, RECORD_NAMESPACE, PROTOCOL_HEADER: the names urns, records and the protocol header carry. */
+  namespace: Namespace
   /** An aspect the registry does not know, of a known entity type: refused (400) or stored unindexed (UNKNOWN_ASPECTS). */
   unknownAspects: 'refuse' | 'store'
 }
@@ -103,6 +107,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisearchModule: env.REDISEARCH_MODULE ?? '',
     dashboardPort: int(env, 'DASHBOARD_PORT', 8081),
     metricsPort: int(env, 'METRICS_PORT', 0),
+    namespace: checkNamespace({
+      urn: env.URN_NAMESPACE || CANONICAL_NAMESPACE.urn,
+      record: env.RECORD_NAMESPACE || CANONICAL_NAMESPACE.record,
+      protocolHeader: env.PROTOCOL_HEADER || CANONICAL_NAMESPACE.protocolHeader,
+    }),
     unknownAspects: oneOf(env, 'UNKNOWN_ASPECTS', ['refuse', 'store'] as const, 'refuse'),
   }
 }

@@ -3,6 +3,7 @@
  * partition a urn belongs to, and the queue names. Pure: no queue library is imported here.
  */
 import { fnv1a } from './store/shards.ts'
+import type { PatchOperation } from './patch/apply.ts'
 
 /** System metadata a write may carry; `runId` makes the write part of a run that can be rolled back. */
 export interface SystemMetadata {
@@ -17,10 +18,22 @@ export interface AspectWrite {
   value: unknown
 }
 
+/**
+ * A conditional write, from a proposal's `headers`: `ifVersionMatch` applies only while the aspect is at that version
+ * (the number of distinct values it has had; 0 when absent), `ifNoneMatch` only while it does not exist. Checked by
+ * the worker against the state it applies to.
+ */
+export interface WriteCondition {
+  aspect: string
+  ifVersionMatch?: string
+  ifNoneMatch?: boolean
+}
+
 /** One unit of work on one entity. Items of one entity apply in order, atomically per job. */
 export type WriteItem =
-  | { op: 'upsert'; urn: string; entityType: string; aspects: AspectWrite[]; systemMetadata?: SystemMetadata }
-  | { op: 'delete'; urn: string; entityType: string; aspect: string; systemMetadata?: SystemMetadata }
+  | { op: 'upsert'; urn: string; entityType: string; aspects: AspectWrite[]; systemMetadata?: SystemMetadata; condition?: WriteCondition }
+  | { op: 'patch'; urn: string; entityType: string; aspect: string; patch: PatchOperation[]; systemMetadata?: SystemMetadata; condition?: WriteCondition }
+  | { op: 'delete'; urn: string; entityType: string; aspect: string; systemMetadata?: SystemMetadata; condition?: WriteCondition }
   | { op: 'deleteEntity'; urn: string; entityType: string }
   | { op: 'rollback'; urn: string; entityType: string; runId: string }
   /** Restore indices: re-derive the entity's index entries from its rows (`aspects`: the rows asked for; all if absent). */
@@ -28,13 +41,23 @@ export type WriteItem =
   /** After `target` was hard-deleted: drop this entity's edges to it (its aspects are left as they are). */
   | { op: 'dropEdgesTo'; urn: string; entityType: string; target: string; relationships: string[] }
 
-/** A job: items (all in one partition), who asked, and when (the audit stamp of every change it makes). */
+/**
+ * A job: items (all in one partition), who asked, and when (the audit stamp of every change it makes). Without
+ * `replyTo` nobody waits: the write was acknowledged once queued (async).
+ */
 export interface WriteJob {
   items: WriteItem[]
   actor: string
   time: number
   /** Pub/sub channel of the gateway waiting for this job (it publishes a JobReply there once applied). */
   replyTo?: string
+}
+
+/** Why the worker refused an item (a catalogue error as data: a failed patch or precondition). */
+export interface ItemError {
+  code: string
+  message: string
+  details: { path: string; message: string }[]
 }
 
 /** What happened to one item. */
@@ -47,6 +70,8 @@ export interface ItemResult {
   /** restate: rows restored, and rows asked for that are not stored (dropped from the row list). */
   restored?: number
   missing?: number
+  /** Set when the item was refused; it changed nothing. */
+  error?: ItemError
 }
 
 /** A job's result, item by item. */

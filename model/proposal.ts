@@ -1,12 +1,14 @@
 /**
- * Proposals (`{entityType, entityUrn, changeType, aspectName, aspect: {value, contentType}}`) to write items:
- * checks every field, parses the serialized aspect and validates it against the aspect's schema. Any problem is a
- * 400 naming the JSON path; nothing reaches storage.
+ * Proposals (`{entityType, entityUrn, changeType, aspectName, aspect: {value, contentType}, headers?}`) to write
+ * items: checks every field, parses the serialized aspect and validates it against the aspect's schema (a PATCH's
+ * operations are checked here and applied by the worker). `headers` may make the write conditional
+ * (`If-Version-Match`, `If-None-Match: *`). Any problem is a 400 naming the JSON path; nothing reaches storage.
  */
 import { Type } from 'typebox'
 import { canonicalJson } from './derive/canonical.ts'
 import { fail } from './errors.ts'
-import type { SystemMetadata, WriteItem } from './jobs.ts'
+import type { SystemMetadata, WriteCondition, WriteItem } from './jobs.ts'
+import { parsePatchDocument, PATCH_CONTENT_TYPE } from './patch/patchAspect.ts'
 import type { Registry } from './registry.ts'
 import { parseUrn, type ParsedUrn } from './urn.ts'
 import { cleanOrThrow, validateOrThrow } from './validate.ts'
@@ -19,14 +21,35 @@ export const SystemMetadataSchema = Type.Object({
 export const ProposalSchema = Type.Object({
   entityType: Type.String({ description: 'entity type name, e.g. dataset (case-insensitive)' }),
   entityUrn: Type.String({ description: 'urn of the entity' }),
-  changeType: Type.String({ description: 'UPSERT or DELETE' }),
+  changeType: Type.String({ description: 'UPSERT, PATCH or DELETE' }),
   aspectName: Type.String({ description: 'aspect name, e.g. ownership' }),
   aspect: Type.Optional(Type.Object({
-    value: Type.String({ description: 'the aspect, serialized as JSON' }),
-    contentType: Type.Optional(Type.String({ description: 'application/json' })),
+    value: Type.Optional(Type.String({ description: 'the aspect, serialized as JSON (PATCH: a JSON array of RFC 6902 operations)' })),
+    json: Type.Optional(Type.Unknown({ description: 'instead of value: the aspect (or patch) as a JSON value, as upstream\'s file sink writes it' })),
+    contentType: Type.Optional(Type.String({ description: 'application/json (PATCH: application/json-patch+json)' })),
   })),
   systemMetadata: Type.Optional(SystemMetadataSchema),
+  headers: Type.Optional(Type.Record(Type.String(), Type.String(), {
+    description: 'If-Version-Match: <version> applies the write only at that version; If-None-Match: * only if the aspect does not exist',
+  })),
 })
+
+/** The write condition a proposal's headers ask for (header names case-insensitive), or undefined. */
+function conditionOf(headers: Record<string, string> | undefined, aspect: string, where: string): WriteCondition | undefined {
+  if (!headers) return undefined
+  const condition: WriteCondition = { aspect }
+  for (const [name, value] of Object.entries(headers)) {
+    const lower = name.toLowerCase()
+    if (lower === 'if-version-match') {
+      if (!/^\d+$/.test(value.trim())) throw fail('INVALID_REQUEST', `${where}.headers.${name} must be a version number`, [{ path: `${where}.headers.${name}`, message: `got ${JSON.stringify(value)}` }])
+      condition.ifVersionMatch = String(Number(value.trim()))
+    } else if (lower === 'if-none-match') {
+      if (value.trim() !== '*') throw fail('INVALID_REQUEST', `${where}.headers.${name} must be *`, [{ path: `${where}.headers.${name}`, message: `got ${JSON.stringify(value)}` }])
+      condition.ifNoneMatch = true
+    }
+  }
+  return condition.ifVersionMatch !== undefined || condition.ifNoneMatch ? condition : undefined
+}
 
 /** Validates an aspect value (already parsed) for `aspectName`; returns it cleaned of unknown fields. */
 export function checkAspectValue(registry: Registry, parsed: ParsedUrn, aspectName: string, value: unknown, where: string): unknown {
@@ -46,8 +69,10 @@ export function parseProposal(registry: Registry, raw: unknown, where = 'proposa
   validateOrThrow(ProposalSchema, raw, 'INVALID_REQUEST', `${where} is not a valid proposal`, where)
   const proposal = raw as {
     entityType: string; entityUrn: string; changeType: string; aspectName: string
-    aspect?: { value: string; contentType?: string }; systemMetadata?: SystemMetadata
+    aspect?: { value?: string; json?: unknown; contentType?: string }; systemMetadata?: SystemMetadata; headers?: Record<string, string>
   }
+  const serialized = proposal.aspect?.value ?? (proposal.aspect?.json !== undefined ? JSON.stringify(proposal.aspect.json) : undefined)
+  const missingValue = () => fail('INVALID_REQUEST', `${where}.aspect.value is required`, [{ path: `${where}.aspect.value`, message: 'required' }])
   const parsed = parseUrn(registry, proposal.entityUrn, `${where}.entityUrn`)
   const declared = registry.entity(proposal.entityType)
   if (declared !== parsed.entity) {
@@ -55,7 +80,8 @@ export function parseProposal(registry: Registry, raw: unknown, where = 'proposa
       [{ path: `${where}.entityType`, message: `must be ${parsed.entity.name}` }])
   }
   const spec = registry.aspectOf(parsed.entity, proposal.aspectName)
-  const base = { urn: parsed.urn, entityType: parsed.entity.name, systemMetadata: proposal.systemMetadata }
+  const condition = conditionOf(proposal.headers, spec.name, where)
+  const base = { urn: parsed.urn, entityType: parsed.entity.name, systemMetadata: proposal.systemMetadata, ...(condition ? { condition } : {}) }
   switch (proposal.changeType) {
     case 'UPSERT': {
       if (!proposal.aspect) throw fail('INVALID_REQUEST', `${where}.aspect is required for UPSERT`, [{ path: `${where}.aspect`, message: 'required' }])
@@ -64,13 +90,32 @@ export function parseProposal(registry: Registry, raw: unknown, where = 'proposa
         throw fail('INVALID_REQUEST', `${where}.aspect.contentType must be application/json`, [{ path: `${where}.aspect.contentType`, message: `got ${contentType}` }])
       }
       let value: unknown
+      if (serialized === undefined) throw missingValue()
       try {
-        value = JSON.parse(proposal.aspect.value)
+        value = JSON.parse(serialized)
       } catch (err) {
         throw fail('INVALID_ASPECT', `${where}.aspect.value is not valid JSON: ${(err as Error).message}`, [{ path: `${where}.aspect.value`, message: 'not valid JSON' }])
       }
       const clean = checkAspectValue(registry, parsed, spec.name, value, `${where}.aspect.value`)
       return { op: 'upsert', ...base, aspects: [{ name: spec.name, value: clean }] }
+    }
+    case 'PATCH': {
+      if (spec.timeseries || spec.name === parsed.entity.keyAspect) {
+        throw fail('UNSUPPORTED_CHANGE', `${spec.name} cannot be patched (${spec.timeseries ? 'timeseries aspect' : 'key aspect'})`, [{ path: `${where}.changeType`, message: 'must be UPSERT' }])
+      }
+      if (!proposal.aspect) throw fail('INVALID_REQUEST', `${where}.aspect is required for PATCH`, [{ path: `${where}.aspect`, message: 'required' }])
+      const contentType = proposal.aspect.contentType ?? 'application/json-patch+json'
+      if (!PATCH_CONTENT_TYPE.test(contentType)) {
+        throw fail('INVALID_REQUEST', `${where}.aspect.contentType must be application/json-patch+json`, [{ path: `${where}.aspect.contentType`, message: `got ${contentType}` }])
+      }
+      let document: unknown
+      if (serialized === undefined) throw missingValue()
+      try {
+        document = JSON.parse(serialized)
+      } catch (err) {
+        throw fail('INVALID_REQUEST', `${where}.aspect.value is not valid JSON: ${(err as Error).message}`, [{ path: `${where}.aspect.value`, message: 'not valid JSON' }])
+      }
+      return { op: 'patch', ...base, aspect: spec.name, patch: parsePatchDocument(document, `${where}.aspect.value`) }
     }
     case 'DELETE':
       if (spec.timeseries) {
@@ -78,6 +123,6 @@ export function parseProposal(registry: Registry, raw: unknown, where = 'proposa
       }
       return { op: 'delete', ...base, aspect: spec.name }
     default:
-      throw fail('UNSUPPORTED_CHANGE', `changeType ${proposal.changeType} is not supported`, [{ path: `${where}.changeType`, message: 'must be UPSERT or DELETE' }])
+      throw fail('UNSUPPORTED_CHANGE', `changeType ${proposal.changeType} is not supported`, [{ path: `${where}.changeType`, message: 'must be UPSERT, PATCH or DELETE' }])
   }
 }

@@ -9,6 +9,7 @@ import type { AspectSpec } from './aspects/aspect.ts'
 import { BUILTIN_ASPECTS } from './aspects/index.ts'
 import { BUILTIN_ENTITIES, type EntitySpec } from './entities.ts'
 import { fail } from './errors.ts'
+import { CANONICAL_NAMESPACE, translateJson, translateName, urnPrefixOf, type Namespace } from './namespace.ts'
 
 /** A search field of one entity type, merged over every aspect that feeds it. */
 export interface SearchField {
@@ -38,6 +39,10 @@ const OPAQUE_SCHEMA = Type.Object({}, { additionalProperties: true, description:
 
 /** The model a deployment runs with. */
 export class Registry {
+  /** The deployment's namespace: urns, record and snapshot names are in it. */
+  readonly namespace: Namespace
+  /** `urn:<namespace>:`, what every urn of this deployment starts with. */
+  readonly urnPrefix: string
   readonly entities: readonly EntitySpec[]
   private readonly entityByName = new Map<string, EntitySpec>()
   private readonly entityBySnapshot = new Map<string, EntitySpec>()
@@ -55,7 +60,9 @@ export class Registry {
   readonly unknownAspects: UnknownAspectPolicy
   private readonly opaque = new Map<string, AspectSpec>()
 
-  constructor(aspects: readonly AspectSpec[], entities: readonly EntitySpec[], options: RegistryOptions = {}) {
+  constructor(aspects: readonly AspectSpec[], entities: readonly EntitySpec[], namespace: Namespace = CANONICAL_NAMESPACE, options: RegistryOptions = {}) {
+    this.namespace = namespace
+    this.urnPrefix = urnPrefixOf(namespace)
     this.unknownAspects = options.unknownAspects ?? 'refuse'
     for (const aspect of aspects) {
       this.aspectByName.set(aspect.name, aspect)
@@ -225,17 +232,30 @@ export class Registry {
   }
 }
 
-/** The registry of the built-in model, extended by `extra` aspects and entities (from a registry file). */
+/**
+ * The registry of the built-in model, extended by `extra` aspects and entities (from a registry file), in
+ * `namespace`: canonical record names, snapshot names and the names inside schemas (union members such as
+ * `com.svc.schema.StringType`) are translated to it here, once.
+ */
 export function buildRegistry(
   extra: { aspects?: AspectSpec[]; entities?: EntitySpec[]; extend?: { entity: string; aspects: string[] }[] } = {},
+  namespace: Namespace = CANONICAL_NAMESPACE,
   options: RegistryOptions = {},
 ): Registry {
   const aspects = [...BUILTIN_ASPECTS, ...(extra.aspects ?? [])]
-  const entities = [...BUILTIN_ENTITIES, ...(extra.entities ?? [])].map((e) => ({ ...e, aspects: [...e.aspects] }))
+    .map((a) => ({ ...a, recordName: translateName(namespace, a.recordName), schema: translateJson(namespace, a.schema) }))
+  const entities = [...BUILTIN_ENTITIES, ...(extra.entities ?? [])]
+    .map((e) => ({ ...e, snapshot: translateName(namespace, e.snapshot), defaults: translateJson(namespace, e.defaults), aspects: [...e.aspects] }))
+  const names = new Set<string>()
+  for (const e of entities) {
+    // A registry file adds entity types or `extend`s built-in ones; a second definition would shadow the first.
+    if (names.has(e.name.toLowerCase())) throw new Error(`registry: entity type ${e.name} is defined twice (use "extend" to add aspects to it)`)
+    names.add(e.name.toLowerCase())
+  }
   for (const ext of extra.extend ?? []) {
     const entity = entities.find((e) => e.name.toLowerCase() === ext.entity.toLowerCase())
     if (!entity) throw new Error(`registry: extend names unknown entity ${ext.entity}`)
     entity.aspects.push(...ext.aspects.filter((a) => !entity.aspects.includes(a)))
   }
-  return new Registry(aspects, entities, options)
+  return new Registry(aspects, entities, namespace, options)
 }

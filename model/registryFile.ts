@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs'
 import { Type, type TSchema } from 'typebox'
 import type { AspectSpec } from './aspects/aspect.ts'
 import type { EntitySpec } from './entities.ts'
+import { CANONICAL_NAMESPACE, type Namespace } from './namespace.ts'
 import { buildRegistry, type Registry, type RegistryOptions } from './registry.ts'
 import { problems } from './validate.ts'
 
@@ -32,9 +33,12 @@ const RegistryFile = Type.Object({
   extend: Type.Optional(Type.Array(Type.Object({ entity: Type.String(), aspects: Type.Array(Type.String()) }))),
 })
 
-/** The built-in registry, extended by the file at `path` when one is given. Throws on a malformed file. */
-export function loadRegistry(path: string, options: RegistryOptions = {}): Registry {
-  if (!path) return buildRegistry({}, options)
+/**
+ * The built-in registry in `namespace`, extended by the file at `path` when one is given (its names may be written
+ * canonically, `com.svc.` / `urn:svc:`, or in the namespace). Throws on a malformed file.
+ */
+export function loadRegistry(path: string, namespace: Namespace = CANONICAL_NAMESPACE, options: RegistryOptions = {}): Registry {
+  if (!path) return buildRegistry({}, namespace, options)
   const raw: unknown = JSON.parse(readFileSync(path, 'utf8'))
   const found = problems(RegistryFile, raw)
   if (found.length > 0) throw new Error(`registry file ${path}: ${found.map((d) => `${d.path} ${d.message}`).join('; ')}`)
@@ -49,5 +53,5 @@ export function loadRegistry(path: string, options: RegistryOptions = {}): Regis
   const entities: EntitySpec[] = (file.entities ?? []).map((e) => ({
     ...e, snapshot: e.snapshot ?? `com.svc.metadata.snapshot.${e.name[0]!.toUpperCase()}${e.name.slice(1)}Snapshot`,
   }))
-  return buildRegistry({ aspects, entities, extend: file.extend }, options)
+  return buildRegistry({ aspects, entities, extend: file.extend }, namespace, options)
 }

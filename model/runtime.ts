@@ -42,7 +42,7 @@ export interface OpenOptions {
 
 /** Opens the model on `redis` (the registry file and engine choice come from `config`). */
 export async function openModel(config: Config, redis: RedisClient, options: OpenOptions = {}): Promise<Model> {
-  const registry = options.registry ?? loadRegistry(config.registryFile)
+  const registry = options.registry ?? loadRegistry(config.registryFile, config.namespace)
   const keys = new Keys(config.keyPrefix, config.shards)
   if (options.checkLayout !== false) await ensureLayout(redis, keys)
   const engine = await selectEngine(config, redis, registry, keys)

@@ -1,5 +1,6 @@
 /**
- * Urns: `urn:svc:<entityType>:<id>` or `urn:svc:<entityType>:(<part>,<part>,...)`. Parsing checks the entity type
+ * Urns: `urn:svc:<entityType>:<id>` or `urn:svc:<entityType>:(<part>,<part>,...)`, where `svc` is the deployment's
+ * urn namespace (URN_NAMESPACE; the registry carries it, and a urn of another namespace is refused). Parsing checks the entity type
  * against the registry (case-insensitively), splits tuple parts at top-level commas, builds the key aspect value
  * and validates it against the key aspect's schema. The urn string itself is kept as given: it is the identity.
  */
@@ -8,7 +9,6 @@ import { CatalogError, fail } from './errors.ts'
 import type { Registry } from './registry.ts'
 import { problems } from './validate.ts'
 
-export const URN_PREFIX = 'urn:svc:'
 export const MAX_URN_LENGTH = 2048
 
 /** A parsed, valid urn. */
@@ -45,11 +45,9 @@ export function urnId(urn: string): string {
   return rest || urn
 }
 
-/** The entity type segment of a urn as written (`corpUser` in `urn:svc:corpUser:jdoe`), or undefined. */
+/** The entity type segment of a urn as written (`corpUser` in `urn:svc:corpUser:jdoe`, whatever the namespace), or undefined. */
 export function urnTypeSegment(urn: string): string | undefined {
-  if (!urn.startsWith(URN_PREFIX)) return undefined
-  const end = urn.indexOf(':', URN_PREFIX.length)
-  return end < 0 ? undefined : urn.slice(URN_PREFIX.length, end)
+  return /^urn:[A-Za-z0-9_-]+:([^:]+):/.exec(urn)?.[1]
 }
 
 /** Recently parsed urns per registry: reads and writes parse the same urns over and over. */
@@ -80,14 +78,20 @@ function parseUncached(registry: Registry, urn: unknown, where: string): ParsedU
   if (/[\u0000-\u001f\u007f]/.test(urn)) throw invalid('contains control characters')
   // Keys are UTF-8: a lone surrogate would be stored as U+FFFD and share another urn's entity.
   if (!urn.isWellFormed()) throw invalid('contains a lone surrogate (not valid Unicode)')
-  if (!urn.startsWith(URN_PREFIX)) throw invalid(`must start with "${URN_PREFIX}"`)
+  const prefix = registry.urnPrefix
+  if (!urn.startsWith(prefix)) {
+    const other = /^urn:([^:]*):/.exec(urn)?.[1]
+    throw invalid(other !== undefined
+      ? `urns of this deployment are in the namespace "${registry.namespace.urn}" (must start with "${prefix}"), not "${other}"`
+      : `must start with "${prefix}"`)
+  }
   const typeSegment = urnTypeSegment(urn)
-  if (!typeSegment) throw invalid('must be urn:svc:<entityType>:<id>')
+  if (!typeSegment) throw invalid(`must be ${prefix}<entityType>:<id>`)
   const entity = registry.findEntity(typeSegment)
   if (!entity) {
     throw fail('UNKNOWN_ENTITY_TYPE', `unknown entity type "${typeSegment}" in urn`, [{ path: where, message: `known: ${registry.entityNames().join(', ')}` }])
   }
-  const rest = urn.slice(URN_PREFIX.length + typeSegment.length + 1)
+  const rest = urn.slice(prefix.length + typeSegment.length + 1)
   if (rest.length === 0) throw invalid('the id is empty')
   let parts: string[]
   if (entity.keyFields.length === 1) {

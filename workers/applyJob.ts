@@ -48,7 +48,10 @@ function applyAspectItems(deps: ApplyDeps, parsed: ParsedUrn, items: WriteItem[]
   const needsHistory = items.some((i) => i.op === 'rollback')
   return casLoop(deps, parsed.urn, applyId, () => deps.store.state(parsed.urn, needsHistory), (state: Parameters<typeof computeChange>[2]) => {
     const change = computeChange(deps.registry, parsed, state, items, { actor: job.actor, time: job.time })
-    const outcomes = change.itemChanges.map((changes) => ({ changes, ...(change.hardDeleted ? { hardDeleted: true } : {}) }))
+    // A refused item (failed patch or precondition) changed nothing and carries its error back.
+    const outcomes = change.itemChanges.map((changes, k) => ({
+      changes, ...(change.hardDeleted ? { hardDeleted: true } : {}), ...(change.itemErrors[k] ? { error: change.itemErrors[k] } : {}),
+    }))
     return { ops: change.changeLog.length === 0 ? [] : planChange(deps.plan, change), outcomes }
   })
 }

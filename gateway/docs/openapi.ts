@@ -51,9 +51,14 @@ const ERROR_SCHEMA = {
 }
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
 
-/** The OpenAPI path key of a route: `*` becomes `{urn}`, an action becomes `?action=<action>`. */
-export function openApiPath(route: Pick<RouteSpec, 'path' | 'action'>): string {
-  const path = route.path.replace(/\*$/, '{urn}')
+/** The name of a route's path parameter (the wildcard): the declared one, else `urn`. */
+function pathParamOf(route: Pick<RouteSpec, 'parameters'>): string {
+  return route.parameters?.find((p) => p.in === 'path')?.name ?? 'urn'
+}
+
+/** The OpenAPI path key of a route: `*` becomes `{urn}` (or its declared path parameter), an action becomes `?action=<action>`. */
+export function openApiPath(route: Pick<RouteSpec, 'path' | 'action' | 'parameters'>): string {
+  const path = route.path.replace(/\*$/, `{${pathParamOf(route)}}`)
   return route.action ? `${path}?action=${route.action}` : path
 }
 
@@ -64,7 +69,7 @@ function operation(route: RouteSpec): Json {
     name: p.name, in: p.in, required: p.in === 'path' ? true : !!p.required, description: p.description,
     schema: p.schema ? cleanSchema(p.schema) : { type: 'string' },
   }))
-  if (wildcard && !declared.some((p) => p.in === 'path' && p.name === 'urn')) {
+  if (wildcard && !declared.some((p) => p.in === 'path')) {
     parameters.unshift({ name: 'urn', in: 'path', required: true, description: 'the urn (url-encoded)', schema: { type: 'string' } })
   }
   const response: Json = { description: 'OK' }
@@ -74,7 +79,7 @@ function operation(route: RouteSpec): Json {
     response.content = { 'application/json': content }
   }
   const op: Json = {
-    operationId: [route.method.toLowerCase(), ...route.path.split('/').filter(Boolean).map((s) => (s === '*' ? 'urn' : s)), route.action].filter(Boolean).join('_'),
+    operationId: [route.method.toLowerCase(), ...route.path.split('/').filter(Boolean).map((s) => (s === '*' ? pathParamOf(route) : s)), route.action].filter(Boolean).join('_'),
     summary: route.summary,
     tags: [route.path.split('/')[1] ?? ''],
     description: [`Token scope: ${route.scope}.`, route.aliases?.length ? `Also at: ${route.aliases.join(', ')}.` : ''].filter(Boolean).join(' '),

@@ -1,10 +1,13 @@
 /**
- * Routes as data: method, path, the `action` query value they answer (for Rest.li-style POST actions), and a
- * handler that receives validated inputs and returns a reply. The server (gateway/server.ts) mounts them; the
- * OpenAPI document (gateway/docs/) is generated from the same list, so docs cannot drift from code.
+ * Routes as data: method, path, the `action` query value they answer (for Rest.li-style POST actions), the schema of
+ * their request body, and a handler that receives validated inputs and returns a reply. The server
+ * (gateway/server.ts) mounts them and validates every body here, in one place, with validators compiled once when
+ * the routes are mounted; the OpenAPI document (gateway/docs/) is generated from the same list, so docs cannot
+ * drift from code.
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { TSchema } from 'typebox'
+import { validateOrThrow, validatorOf } from '../../model/validate.ts'
 
 export type Query = Record<string, string | string[] | undefined>
 
@@ -13,7 +16,7 @@ export interface RouteRequest {
   query: Query
   /** Decoded path parameters (`urn` for urn routes). */
   params: Record<string, string>
-  /** Parsed JSON body (routes with `body: true`). */
+  /** Parsed JSON body (routes with `body`), already checked against the route's requestSchema. */
   body: unknown
   headers: IncomingHttpHeaders
   /** Who is calling (token subject, or the system actor when authentication is off). */
@@ -42,10 +45,12 @@ export interface RouteSpec {
   action?: string
   summary: string
   scope: Scope
-  /** The route reads a JSON body. */
-  body?: boolean
-  /** Request body schema (documentation; handlers validate). */
+  /** The route reads a JSON body: `true` (required) or `'optional'` (an absent body counts as `{}`). */
+  body?: boolean | 'optional'
+  /** Request body schema: validated before the handler runs (and documented). */
   requestSchema?: TSchema
+  /** What a body that does not match requestSchema is told (the problems follow); a default names the route. */
+  requestError?: string
   /** Query parameters (documentation). */
   parameters?: { name: string; in: 'query' | 'path'; required?: boolean; description: string; schema?: TSchema }[]
   responseSchema?: TSchema
@@ -53,4 +58,17 @@ export interface RouteSpec {
   /** Also mounted under these paths (e.g. `/gms/operations`). */
   aliases?: string[]
   handler: (req: RouteRequest) => Promise<Reply>
+}
+
+/**
+ * The body check of a route: compiles the route's schema now (once, at start-up) and answers a function that returns
+ * the body when it matches, or throws a 400 INVALID_REQUEST naming every problem.
+ */
+export function bodyChecker(route: RouteSpec): (body: unknown) => unknown {
+  const schema = route.requestSchema
+  const optional = route.body === 'optional'
+  if (!schema) return (body) => (body === undefined && optional ? {} : body)
+  validatorOf(schema)
+  const message = route.requestError ?? `invalid ${route.action ?? `${route.method} ${route.path}`} request`
+  return (body) => validateOrThrow(schema, body === undefined && optional ? {} : body, 'INVALID_REQUEST', message)
 }

@@ -8,16 +8,16 @@ import { CatalogError, fail } from '../../model/errors.ts'
 import type { WriteItem } from '../../model/jobs.ts'
 import { ProposalSchema, parseProposal } from '../../model/proposal.ts'
 import { parseUrn } from '../../model/urn.ts'
-import { validateOrThrow } from '../../model/validate.ts'
 import type { GatewayDeps } from '../deps.ts'
 import { intParam, requiredParam } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
+import { AsyncFlag, isAsync, itemError, submit } from '../http/writes.ts'
 
 const MAX_BATCH = 10_000
 const DEFAULT_TIMESERIES_LIMIT = 10_000
 
-export const ProposalBody = Type.Object({ proposal: ProposalSchema })
-export const ProposalBatchBody = Type.Object({ proposals: Type.Array(Type.Unknown(), { maxItems: MAX_BATCH }) })
+export const ProposalBody = Type.Object({ proposal: ProposalSchema, async: AsyncFlag })
+export const ProposalBatchBody = Type.Object({ proposals: Type.Array(Type.Unknown(), { maxItems: MAX_BATCH }), async: AsyncFlag })
 export const TimeseriesBody = Type.Object({
   urn: Type.String(),
   entity: Type.String(),
@@ -27,25 +27,28 @@ export const TimeseriesBody = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 0, maximum: DEFAULT_TIMESERIES_LIMIT, description: 'default 10000' })),
 })
 
-export function aspectsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
-  const { registry, store } = model
+export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
+  const { registry, store } = deps.model
   return [
     {
       method: 'POST',
       path: '/aspects',
       action: 'ingestProposal',
-      summary: 'Propose an aspect change (UPSERT or DELETE); answers {"value": urn} once applied',
+      summary: 'Propose an aspect change (UPSERT, PATCH or DELETE); answers {"value": urn} once applied, or once queued with "async": "true" (plus writeId)',
       scope: 'write',
       body: true,
       requestSchema: ProposalBody,
+      requestError: 'the body must be {"proposal": {...}}',
       example: {
         request: { proposal: { entityType: 'dataset', entityUrn: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)', changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}', contentType: 'application/json' } } },
         response: { value: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)' },
       },
       handler: async (req) => {
-        validateOrThrow(Type.Object({ proposal: Type.Unknown() }), req.body, 'INVALID_REQUEST', 'the body must be {"proposal": {...}}')
         const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal)
-        await writer.submit([item], req.actor)
+        const done = await submit(deps, [item], req.actor, isAsync(req.body))
+        if (done.mode === 'async') return { body: { value: item.urn, writeId: done.writeIdOf(0) } }
+        const error = done.results[0]!.error
+        if (error) throw itemError(error)
         return { body: { value: item.urn } }
       },
     },
@@ -57,8 +60,8 @@ export function aspectsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       scope: 'write',
       body: true,
       requestSchema: ProposalBatchBody,
+      requestError: `the body must be {"proposals": [...]} with at most ${MAX_BATCH} items`,
       handler: async (req) => {
-        validateOrThrow(ProposalBatchBody, req.body, 'INVALID_REQUEST', `the body must be {"proposals": [...]} with at most ${MAX_BATCH} items`)
         const proposals = (req.body as { proposals: unknown[] }).proposals
         const results: Record<string, unknown>[] = []
         const items: WriteItem[] = []
@@ -74,9 +77,28 @@ export function aspectsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
             results.push({ index: i, status: err.status, error: err.toBody() })
           }
         })
-        if (items.length > 0) await writer.submit(items, req.actor)
-        return { body: { value: { accepted: items.length, rejected: proposals.length - items.length, results } } }
+        if (items.length > 0) {
+          const done = await submit(deps, items, req.actor, isAsync(req.body))
+          positions.forEach((i, k) => {
+            if (done.mode === 'async') {
+              results[i]!.writeId = done.writeIdOf(k)
+              return
+            }
+            const error = done.results[k]!.error
+            if (error) results[i] = { index: i, urn: items[k]!.urn, status: itemError(error).status, error: itemError(error).toBody() }
+          })
+        }
+        const accepted = results.filter((r) => r.status === 200).length
+        return { body: { value: { accepted, rejected: proposals.length - accepted, results } } }
       },
+    },
+    {
+      method: 'GET',
+      path: '/writes/*',
+      summary: 'The outcome of an asynchronous write: queued, applying, applied (each item\'s changes or error) or failed',
+      scope: 'read',
+      parameters: [{ name: 'id', in: 'path', required: true, description: 'the writeId an async write answered' }],
+      handler: async (req) => ({ body: await deps.asyncWriter.status(req.params.id ?? '') }),
     },
     {
       method: 'POST',
@@ -87,7 +109,7 @@ export function aspectsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       body: true,
       requestSchema: TimeseriesBody,
       handler: async (req) => {
-        const body = validateOrThrow(TimeseriesBody, req.body, 'INVALID_REQUEST', 'invalid getTimeseriesAspectValues request') as Type.Static<typeof TimeseriesBody>
+        const body = req.body as Type.Static<typeof TimeseriesBody>
         const parsed = parseUrn(registry, body.urn, 'urn')
         const entity = registry.entity(body.entity)
         if (entity !== parsed.entity) throw fail('ENTITY_TYPE_MISMATCH', `entity ${body.entity} does not match the urn's entity type ${parsed.entity.name}`, [{ path: 'entity', message: `must be ${parsed.entity.name}` }])

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { CANONICAL_NAMESPACE, translateJson } from '../../model/namespace.ts'
 import type { GatewayDeps } from '../deps.ts'
 import { openApiDocument } from '../docs/openapi.ts'
 import type { RouteSpec } from '../http/route.ts'
@@ -51,12 +52,15 @@ const PAGE = `<!doctype html>
 `
 
 /** The documentation routes for `apiRoutes` (the document is built once, at start-up). */
-export function docsRoutes(_deps: GatewayDeps, apiRoutes: RouteSpec[]): RouteSpec[] {
-  const document = JSON.stringify(openApiDocument(apiRoutes, {
+export function docsRoutes(deps: GatewayDeps, apiRoutes: RouteSpec[]): RouteSpec[] {
+  // Examples and schemas are written in the canonical names; the document speaks the deployment's namespace.
+  const ns = deps.model?.registry.namespace ?? CANONICAL_NAMESPACE
+  const document = JSON.stringify(translateJson(ns, openApiDocument(apiRoutes, {
     title: 'svc-catalog',
     version: '0.1.0',
-    description: 'Metadata catalog: entities described by versioned aspects. Errors share one body shape: {status, code, message, details}.',
-  }))
+    description: 'Metadata catalog: entities described by versioned aspects. Errors share one body shape: {status, code, message, details}. '
+      + `Urns are urn:${ns.urn}:..., record names ${ns.record}.*; clients send ${ns.protocolHeader}: 2.0.0.`,
+  })))
   const files = swaggerAssets()
   const docs: RouteSpec[] = [
     {

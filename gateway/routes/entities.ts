@@ -1,8 +1,18 @@
-/** Routes 2 and 4 (legacy): snapshot ingest `POST /entities?action=ingest` and snapshot read `GET /entities/<urn>`. */
+/**
+ * Routes 2 and 4 (legacy): snapshot ingest `POST /entities?action=ingest` and snapshot read `GET /entities/<urn>`;
+ * and `POST /entities?action=delete` (`{urn}`), the hard delete upstream's emitter sends for a DELETE of a key aspect.
+ */
+import { Type } from 'typebox'
+import type { WriteItem } from '../../model/jobs.ts'
 import { parseUrn } from '../../model/urn.ts'
 import { IngestSchema, parseIngest, snapshotView } from '../../model/snapshot.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
+
+export const DeleteBody = Type.Object({
+  urn: Type.String({ description: 'the entity to delete' }),
+  aspectName: Type.Optional(Type.String({ description: 'delete only this aspect (all its versions)' })),
+})
 
 export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
   const { registry, store } = model
@@ -23,6 +33,27 @@ export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
         const item = parseIngest(registry, req.body)
         await writer.submit([item], req.actor)
         return { body: {} }
+      },
+    },
+    {
+      method: 'POST',
+      path: '/entities',
+      action: 'delete',
+      summary: 'Hard delete of an entity (every aspect, version, edge and index entry), or of one aspect with aspectName; answers once applied',
+      scope: 'write',
+      body: true,
+      requestSchema: DeleteBody,
+      requestError: 'the body must be {"urn": ...}',
+      example: { request: { urn: 'urn:svc:tag:Engineering' }, response: { value: { urn: 'urn:svc:tag:Engineering', rows: 2 } } },
+      handler: async (req) => {
+        const body = req.body as Type.Static<typeof DeleteBody>
+        const parsed = parseUrn(registry, body.urn, 'urn')
+        const base = { urn: parsed.urn, entityType: parsed.entity.name }
+        const item: WriteItem = body.aspectName === undefined
+          ? { op: 'deleteEntity', ...base }
+          : { op: 'delete', ...base, aspect: registry.aspectOf(parsed.entity, body.aspectName).name }
+        const [result] = await writer.submit([item], req.actor)
+        return { body: { value: { urn: parsed.urn, rows: result!.changes } } }
       },
     },
     {

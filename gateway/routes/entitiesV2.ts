@@ -15,6 +15,7 @@ export const EntityV2Response = Type.Object({
   aspects: Type.Record(Type.String(), Type.Object({
     name: Type.String(), version: Type.Integer(), value: Type.Unknown(),
     created: Type.Object({ time: Type.Integer(), actor: Type.String() }),
+    systemMetadata: Type.Optional(Type.Record(Type.String(), Type.Unknown(), { description: 'runId, lastObserved, version (distinct values so far: what If-Version-Match compares)' })),
   })),
 })
 

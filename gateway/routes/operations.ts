@@ -5,7 +5,6 @@
 import { Type } from 'typebox'
 import { restoreIndices } from '../../model/restore.ts'
 import { forgetRun, rollbackItems } from '../../model/rollback.ts'
-import { validateOrThrow } from '../../model/validate.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
 
@@ -29,11 +28,11 @@ export function operationsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
     aliases: ['/gms/operations'],
     summary: 'Rebuild search, browse and relationship indexes from the stored rows (admin token)',
     scope: 'admin',
-    body: true,
+    body: 'optional',
     requestSchema: RestoreBody,
     example: { request: { urn: 'urn:svc:dataset:(urn:svc:dataPlatform:foo,bar,PROD)' } },
     handler: async (req) => {
-      const body = validateOrThrow(RestoreBody, req.body ?? {}, 'INVALID_REQUEST', 'invalid restoreIndices request') as Type.Static<typeof RestoreBody>
+      const body = req.body as Type.Static<typeof RestoreBody>
       const args = { urn: body.urn, aspect: body.aspect, urnLike: body.urnLike, start: body.start ?? 0, batchSize: body.batchSize ?? 10 }
       const result = await restoreIndices(model, (items) => writer.submit(items, req.actor), args)
       return { body: { value: { args, result } } }
@@ -52,7 +51,7 @@ export function operationsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       body: true,
       requestSchema: RollbackBody,
       handler: async (req) => {
-        const body = validateOrThrow(RollbackBody, req.body, 'INVALID_REQUEST', 'invalid rollback request') as Type.Static<typeof RollbackBody>
+        const body = req.body as Type.Static<typeof RollbackBody>
         const items = await rollbackItems(model.redis, model.keys, model.registry, body.runId)
         if (body.dryRun) return { body: { value: { runId: body.runId, dryRun: true, entities: items.map((i) => i.urn) } } }
         const results = items.length > 0 ? await writer.submit(items, req.actor) : []

@@ -1,6 +1,5 @@
 /** Routes 5, 6 and 7: `POST /entities?action=browse|search|autocomplete`. */
 import { Type } from 'typebox'
-import { validateOrThrow } from '../../model/validate.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
 
@@ -38,7 +37,7 @@ export function searchRoutes({ model }: GatewayDeps): RouteSpec[] {
       summary: 'Search entities of one type: free text, <field>:<value>, filters; facets and matched fields',
       example: { request: { input: 'sample', entity: 'dataset', start: 0, count: 10 } },
       handler: async (req) => {
-        const body = validateOrThrow(SearchBody, req.body, 'INVALID_REQUEST', 'invalid search request') as Type.Static<typeof SearchBody>
+        const body = req.body as Type.Static<typeof SearchBody>
         const value = await search.search({ entity: registry.entity(body.entity), input: body.input, start: body.start ?? 0, count: body.count ?? 10, filter: body.filter })
         return { body: { value } }
       },
@@ -48,7 +47,7 @@ export function searchRoutes({ model }: GatewayDeps): RouteSpec[] {
       summary: 'Suggestions for what is being typed (names, titles, user names), optionally filtered',
       example: { request: { query: 'Baz Ch', entity: 'chart', limit: 10 } },
       handler: async (req) => {
-        const body = validateOrThrow(AutocompleteBody, req.body, 'INVALID_REQUEST', 'invalid autocomplete request') as Type.Static<typeof AutocompleteBody>
+        const body = req.body as Type.Static<typeof AutocompleteBody>
         const value = await search.autocomplete({ entity: registry.entity(body.entity), query: body.query, limit: body.limit ?? 10, filter: body.filter })
         return { body: { value } }
       },
@@ -58,7 +57,7 @@ export function searchRoutes({ model }: GatewayDeps): RouteSpec[] {
       summary: 'Browse entities of one type by path: the entities listed there and the next-level groups',
       example: { request: { path: '/prod', entity: 'dataset', start: 0, limit: 10 } },
       handler: async (req) => {
-        const body = validateOrThrow(BrowseBody, req.body, 'INVALID_REQUEST', 'invalid browse request') as Type.Static<typeof BrowseBody>
+        const body = req.body as Type.Static<typeof BrowseBody>
         const value = await search.browse({ entity: registry.entity(body.entity), path: body.path, start: body.start ?? 0, limit: body.limit ?? 10 })
         return { body: { value } }
       },

@@ -1,6 +1,7 @@
 /** Response shapes of entity reads (entitiesV2 and the versioned aspect), pure. */
 import type { Envelope } from '../../model/derive/envelope.ts'
 import { SYSTEM_ACTOR } from '../../model/jobs.ts'
+import { translateName } from '../../model/namespace.ts'
 import type { Registry } from '../../model/registry.ts'
 import type { ParsedUrn } from '../../model/urn.ts'
 
@@ -9,6 +10,8 @@ export interface EnvelopedAspect {
   version: number
   value: unknown
   created: { time: number; actor: string }
+  /** Upstream's systemMetadata; `version` is the aspect's number of distinct values (what If-Version-Match compares). */
+  systemMetadata?: Record<string, unknown>
 }
 
 /**
@@ -25,8 +28,8 @@ export function entityV2View(registry: Registry, parsed: ParsedUrn, latest: Read
   const aspects: Record<string, EnvelopedAspect> = {}
   for (const name of names) {
     const env = latest.get(name)
-    if (env) aspects[name] = { name, version: 0, value: env.value, created: env.created }
-    else if (name === entity.keyAspect) aspects[name] = { name, version: 0, value: parsed.key, created: { actor: SYSTEM_ACTOR, time: now } }
+    if (env) aspects[name] = { name, version: 0, value: env.value, created: env.created, ...(env.systemMetadata ? { systemMetadata: env.systemMetadata } : {}) }
+    else if (name === entity.keyAspect) aspects[name] = { name, version: 0, value: parsed.key, created: { actor: translateName(registry.namespace, SYSTEM_ACTOR), time: now } }
   }
   return { urn: parsed.urn, entityName: entity.name, aspects }
 }

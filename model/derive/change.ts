@@ -3,8 +3,14 @@
  * must change. Version 0 is the latest; a new value different from the latest moves the old latest to version
  * max+1; an identical re-write changes nothing. The first write creates the key aspect and the type's defaults.
  * DELETE removes an aspect and all its versions; DELETE of the key aspect removes the whole entity.
+ * PATCH applies its operations to the latest value (or the aspect's empty value) and writes the result as an UPSERT.
+ * A conditional item (`If-Version-Match`, `If-None-Match: *`) is checked against the state as replayed so far. An
+ * item refused (failed patch or precondition) changes nothing and carries its error; the job's other items apply.
  */
-import type { AspectWrite, SystemMetadata, WriteItem } from '../jobs.ts'
+import { CatalogError, fail } from '../errors.ts'
+import type { AspectWrite, ItemError, SystemMetadata, WriteCondition, WriteItem } from '../jobs.ts'
+import { patchValue } from '../patch/patchAspect.ts'
+import { checkAspectValue } from '../proposal.ts'
 import type { Registry } from '../registry.ts'
 import type { ParsedUrn } from '../urn.ts'
 import { canonicalJson } from './canonical.ts'
@@ -53,6 +59,8 @@ export interface EntityChange {
   hardDeleted: boolean
   /** Per item (in order): number of aspect changes it made. */
   itemChanges: number[]
+  /** Per item (in order): why it was refused, if it was. */
+  itemErrors: (ItemError | undefined)[]
   /** runId -> aspects written by that run. */
   runs: Map<string, Set<string>>
 }
@@ -74,6 +82,7 @@ export function computeChange(registry: Registry, parsed: ParsedUrn, state: Enti
     changeLog: [],
     hardDeleted: false,
     itemChanges: [],
+    itemErrors: [],
     runs: new Map(),
   }
   const histories = new Map<string, Map<number, Envelope>>()
@@ -110,7 +119,9 @@ export function computeChange(registry: Registry, parsed: ParsedUrn, state: Enti
       if (!history) histories.set(write.name, (history = new Map()))
       history.set(version, previous)
     }
-    change.latest.set(write.name, { value: write.value, created, systemMetadata: meta })
+    // As upstream reports it: the number of distinct values the aspect has had (1 after the first write).
+    const version = String((change.versions.get(write.name) ?? 0) + 1)
+    change.latest.set(write.name, { value: write.value, created, systemMetadata: { ...meta, version } })
     noteRun(meta, write.name)
     log({ changeType: 'UPSERT', aspectName: write.name, aspect: write.value, previousAspectValue: previous?.value, systemMetadata: meta })
     return 1
@@ -176,18 +187,57 @@ export function computeChange(registry: Registry, parsed: ParsedUrn, state: Enti
     return count
   }
 
+  /** The aspect's version as reads report it: its number of distinct values so far, 0 when it does not exist. */
+  const currentVersion = (aspect: string): number => (change.latest.has(aspect) ? (change.versions.get(aspect) ?? 0) + 1 : 0)
+
+  const check = (condition: WriteCondition | undefined): void => {
+    if (!condition) return
+    const current = currentVersion(condition.aspect)
+    if (condition.ifNoneMatch && current > 0) {
+      throw fail('PRECONDITION_FAILED', `${condition.aspect} of ${parsed.urn} exists (version ${current}) and If-None-Match is *; nothing was written`,
+        [{ path: 'headers.If-None-Match', message: `current version ${current}` }])
+    }
+    if (condition.ifVersionMatch !== undefined && condition.ifVersionMatch !== String(current)) {
+      throw fail('PRECONDITION_FAILED', `${condition.aspect} of ${parsed.urn} is at version ${current}, not ${condition.ifVersionMatch}; nothing was written`,
+        [{ path: 'headers.If-Version-Match', message: `current version ${current}` }])
+    }
+  }
+
+  const upsertAll = (aspects: AspectWrite[], meta: SystemMetadata): number => {
+    let count = 0
+    if (change.latest.size === 0) {
+      const given = new Set(aspects.map((a) => a.name))
+      for (const write of firstWriteAspects(parsed, given)) count += upsert(write, meta)
+    }
+    for (const write of aspects) count += upsert(write, meta)
+    return count
+  }
+
+  /** The value a patch item writes (throws, changing nothing, when it cannot apply or its result is invalid). */
+  const patched = (aspect: string, operations: Parameters<typeof patchValue>[3]): AspectWrite => {
+    const spec = registry.findAspect(aspect)!
+    const value = patchValue(aspect, spec.schema, change.latest.get(aspect)?.value, operations)
+    return { name: aspect, value: checkAspectValue(registry, parsed, aspect, value, `patched ${aspect}`) }
+  }
+
   for (const item of items) {
     let count = 0
     const meta = normalizeSystemMetadata('systemMetadata' in item ? item.systemMetadata : undefined, ctx.time)
+    try {
+      if ('condition' in item) check(item.condition)
+      if (item.op === 'patch') count = upsertAll([patched(item.aspect, item.patch)], meta)
+    } catch (err) {
+      if (!(err instanceof CatalogError)) throw err
+      change.itemChanges.push(0)
+      change.itemErrors.push({ code: err.code, message: err.message, details: err.details })
+      continue
+    }
     switch (item.op) {
-      case 'upsert': {
-        if (change.latest.size === 0) {
-          const given = new Set(item.aspects.map((a) => a.name))
-          for (const write of firstWriteAspects(parsed, given)) count += upsert(write, meta)
-        }
-        for (const write of item.aspects) count += upsert(write, meta)
+      case 'upsert':
+        count = upsertAll(item.aspects, meta)
         break
-      }
+      case 'patch':
+        break
       case 'delete':
         count = item.aspect === entity.keyAspect ? removeEntity(meta) : removeAspect(item.aspect, meta)
         break
@@ -199,6 +249,7 @@ export function computeChange(registry: Registry, parsed: ParsedUrn, state: Enti
         break
     }
     change.itemChanges.push(count)
+    change.itemErrors.push(undefined)
   }
   return change
 }

@@ -26,7 +26,7 @@ export function hardDeleteProposal(registry: Registry, urn: string): Record<stri
 /** Runs the command; answers the exit code. */
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { url: { type: 'string' }, token: { type: 'string' } }, { min: 1, max: 1, name: '<urn>' })
-  const proposal = hardDeleteProposal(loadRegistry(loadConfig().registryFile), positionals[0]!)
+  const proposal = hardDeleteProposal(loadRegistry(loadConfig().registryFile, loadConfig().namespace), positionals[0]!)
   const res = await callApi(apiTarget(values), 'POST', '/aspects?action=ingestProposal', { proposal })
   if (res.status !== 200) {
     process.stderr.write(`delete failed: ${describeError(res)}\n`)

@@ -2,6 +2,7 @@
  * The CLI's HTTP client for the service API: base URL and bearer token from flags or SVC_URL / SVC_TOKEN, JSON in
  * and out, and a few retries when the service says it is busy (429/503) or cannot be reached.
  */
+import { loadConfig } from '../../model/config.ts'
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080'
 
@@ -27,7 +28,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 /** POSTs `body` as JSON (or sends `method` without one); retries 429/503 and connection failures with backoff. */
 export async function callApi(target: ApiTarget, method: string, path: string, body?: unknown): Promise<ApiResponse> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-svc-protocol-version': '2.0.0' }
+  const headers: Record<string, string> = { 'content-type': 'application/json', [loadConfig().namespace.protocolHeader.toLowerCase()]: '2.0.0' }
   if (target.token) headers.authorization = `Bearer ${target.token}`
   for (let attempt = 0; ; attempt++) {
     let res: Response

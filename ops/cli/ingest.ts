@@ -60,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
   }, { min: 1, max: Infinity, name: '<file>' })
   const size = positiveInt(values.batch, 'batch', 1000)
   const target = apiTarget(values)
-  const registry = loadRegistry(loadConfig().registryFile)
+  const registry = loadRegistry(loadConfig().registryFile, loadConfig().namespace)
 
   const outcomes: Outcome[] = []
   const units: Unit[] = []

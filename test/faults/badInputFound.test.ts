@@ -4,17 +4,17 @@
  * line. Each must be a 4xx with the catalogue's error body, and nothing may be stored.
  */
 import net from 'node:net'
-import { Redis } from 'ioredis'
+import type { RedisClient } from '../../model/store/redis.ts'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startCluster, type Cluster } from '../helpers/faults.ts'
 import { httpCall } from '../helpers/service.ts'
 import { snapshotStore } from '../helpers/store.ts'
 
-const t = suite<{ cluster: Cluster; redis: Redis }>('faults: bad input the fuzzer found')
+const t = suite<{ cluster: Cluster; redis: RedisClient }>('faults: bad input the fuzzer found')
 t.before(async (ctx) => {
   ctx.cluster = await startCluster(1)
-  ctx.redis = new Redis(ctx.cluster.redis.url)
+  ctx.redis = ctx.cluster.connect()
 })
 t.after(async (ctx) => {
   ctx.redis.disconnect()

@@ -5,7 +5,7 @@
  * byte-for-byte unchanged afterwards. Every problem is collected (not just the first) and reported by kind.
  */
 import fc from 'fast-check'
-import { Redis } from 'ioredis'
+import type { RedisClient } from '../../model/store/redis.ts'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FULL, startCluster, type Cluster } from '../helpers/faults.ts'
@@ -14,11 +14,11 @@ import { httpCall } from '../helpers/service.ts'
 import { snapshotStore } from '../helpers/store.ts'
 
 const RUNS = FULL ? 10_000 : 1_000
-const t = suite<{ cluster: Cluster; redis: Redis; before: Map<string, string> }>('faults: fuzzed bad input')
+const t = suite<{ cluster: Cluster; redis: RedisClient; before: Map<string, string> }>('faults: fuzzed bad input')
 
 t.before(async (ctx) => {
   ctx.cluster = await startCluster(1, { MAX_BODY_BYTES: String(64 * 1024), ADMIN_TOKEN })
-  ctx.redis = new Redis(ctx.cluster.redis.url)
+  ctx.redis = ctx.cluster.connect()
   // Seeded data, so that "unchanged" means something.
   const ingest = (value: unknown) => httpCall(ctx.cluster.url, 'POST', '/entities?action=ingest', { entity: { value } })
   assert.is((await ingest({ 'com.svc.metadata.snapshot.DatasetSnapshot': { urn: seeded[0], aspects: [{ 'com.svc.common.Ownership': { owners: [{ owner: seeded[1], type: 'DATAOWNER' }] } }] } })).status, 200)

@@ -4,7 +4,6 @@
  * No errors; gateway and worker memory flat after warm-up. Writes replace timeseries points and re-write
  * statuses, and the change log is trimmed, so Redis holds a steady amount of data too.
  */
-import { Redis } from 'ioredis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { percentile } from '../../ops/bench/stats.ts'
@@ -42,7 +41,7 @@ t(`${DURATION_MS / 1000} s of mixed load: no errors, process memory flat after w
     const res = await httpCall(cluster.url, 'POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: ds(i), changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ description: `soak entity ${i}` }), contentType: 'application/json' } } })
     assert.is(res.status, 200)
   }
-  const redis = new Redis(cluster.redis.url)
+  const redis = cluster.connect()
   const samples: { minute: number; requests: number; errors: number; p50: number; p99: number; gatewayMiB: number; workerMiB: number; redisMiB: number }[] = []
   let latencies: number[] = []
   let errors = 0

@@ -10,7 +10,7 @@
  * job must be applied again within about 3 s, every write must be answered within 10 s (ANSWER_WITHIN_MS), and a
  * live worker under load must never lose its job to the stalled check (its lock is renewed).
  */
-import { Redis } from 'ioredis'
+import type { RedisClient } from '../../model/store/redis.ts'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { activeJobs, queueKey, ANSWER_WITHIN_MS, eventually, finishWriters, FULL, jobOutcome, startCluster, writeUntil, type Cluster, type QueuedJob } from '../helpers/faults.ts'
@@ -23,7 +23,7 @@ t.before(async (ctx) => { ctx.cluster = await startCluster(2, { CHANGELOG_MAXLEN
 t.after(async (ctx) => { await ctx.cluster.stop() })
 
 /** Jobs still kept as completed (BullMQ keeps them a minute) that were found stalled at least once. */
-async function stalledCompleted(redis: Redis, cluster: Cluster): Promise<number> {
+async function stalledCompleted(redis: RedisClient, cluster: Cluster): Promise<number> {
   let stalled = 0
   for (let p = 0; p < Number(cluster.env.PARTITIONS); p++) {
     for (const id of await redis.zrange(queueKey(cluster, p, 'completed'), 0, -1)) {
@@ -34,7 +34,7 @@ async function stalledCompleted(redis: Redis, cluster: Cluster): Promise<number>
 }
 
 t('no kill, 16 writers: no job of a live worker is ever found stalled (lock renewal)', async ({ cluster }) => {
-  const redis = new Redis(cluster.redis.url)
+  const redis = cluster.connect()
   let stop = false
   const writers = Array.from({ length: 16 }, (_, e) => writeUntil(() => cluster.url, `urn:svc:corpuser:live-${e}`, () => stop))
   await new Promise((r) => setTimeout(r, FULL ? 20_000 : 5_000))
@@ -48,7 +48,7 @@ t('no kill, 16 writers: no job of a live worker is ever found stalled (lock rene
 })
 
 t(`kill -9 a worker mid-job ${KILLS} times under load: nothing acknowledged is lost or doubled`, async ({ cluster }) => {
-  const redis = new Redis(cluster.redis.url)
+  const redis = cluster.connect()
   let stop = false
   const writers = Array.from({ length: ENTITIES }, (_, e) => writeUntil(() => cluster.url, `urn:svc:corpuser:crash-${e}`, () => stop))
   const recoveries: number[] = []

@@ -28,7 +28,7 @@ const cases: [string, string, string, unknown, number, string, RegExp?][] = [
   ['value wrong type', 'POST', PROPOSE, proposal({ aspect: { value: '{"removed":"yes"}', contentType: 'application/json' } }), 400, 'INVALID_ASPECT', /removed/],
   ['value missing required', 'POST', PROPOSE, proposal({ aspectName: 'ownership', aspect: { value: '{}', contentType: 'application/json' } }), 400, 'INVALID_ASPECT', /owners/],
   ['key aspect not matching the urn', 'POST', PROPOSE, proposal({ aspectName: 'datasetKey', aspect: { value: '{"platform":"urn:svc:dataPlatform:hive","name":"other","origin":"PROD"}' } }), 400, 'INVALID_ASPECT'],
-  ['unknown change type', 'POST', PROPOSE, proposal({ changeType: 'PATCH' }), 400, 'UNSUPPORTED_CHANGE'],
+  ['unknown change type', 'POST', PROPOSE, proposal({ changeType: 'RESTATE' }), 400, 'UNSUPPORTED_CHANGE'],
   ['wrong content type', 'POST', PROPOSE, proposal({ aspect: { value: '{}', contentType: 'text/plain' } }), 400, 'INVALID_REQUEST'],
   ['UPSERT without aspect', 'POST', PROPOSE, proposal({ aspect: undefined }), 400, 'INVALID_REQUEST'],
   ['unknown action', 'POST', '/aspects?action=explode', {}, 400, 'INVALID_REQUEST', /explode/],

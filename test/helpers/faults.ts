@@ -1,7 +1,7 @@
 /**
- * What the fault tests share: the service as real processes (a redis-server of the test's own, a gateway, worker
- * processes) that can be killed and restarted, writers that record what was acknowledged, and the check that every
- * acknowledged write is stored exactly once, in order.
+ * What the fault tests share: the service as real processes (a redis-server of the test's own, or the pass's
+ * Redis Cluster; a gateway, worker processes) that can be killed and restarted, writers that record what was
+ * acknowledged, and the check that every acknowledged write is stored exactly once, in order.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
@@ -9,18 +9,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { freePort, startEmbeddedRedis, type EmbeddedRedis } from '../../ops/embeddedRedis.ts'
 import { spawnService, type ChildService } from './processes.ts'
-import { Redis } from 'ioredis'
 import { readChanges } from '../../model/changeLog.ts'
 import { queueName } from '../../model/jobs.ts'
 import { Keys } from '../../model/store/keys.ts'
-import { httpCall } from './service.ts'
+import { connectForRequests, type RedisClient } from '../../model/store/redis.ts'
+import { httpCall, onCluster } from './service.ts'
 
 /** The full forms run with `npm run test:faults` (FAULTS_FULL=1); `npm test` runs the short ones. */
 export const FULL = process.env.FAULTS_FULL === '1'
 
 export interface Cluster {
-  redis: EmbeddedRedis
+  /** The test's own redis-server; undefined on the cluster pass (the pass's Redis Cluster is used). */
+  redis?: EmbeddedRedis
   url: string
+  /** A new connection to the service's Redis (one server or the cluster); disconnect it when done. */
+  connect(): RedisClient
   env: Record<string, string>
   gateway: ChildService
   workers: ChildService[]
@@ -33,14 +36,18 @@ export interface Cluster {
   stop(): Promise<void>
 }
 
-/** Starts redis-server (append-only file, `appendfsync always`), a gateway process and `workers` worker processes. */
+/**
+ * Starts redis-server (append-only file, `appendfsync always`), or uses the pass's Redis Cluster (16 shards), then
+ * a gateway process and `workers` worker processes.
+ */
 export async function startCluster(workers: number, env: Record<string, string> = {}): Promise<Cluster> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-faults-'))
-  const redis = await startEmbeddedRedis({ dataDir, appendFsync: 'always' })
+  const redis = onCluster() ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: 'always' })
+  const where: Record<string, string> = redis ? { REDIS_URL: redis.url } : { REDIS_URL: '', REDIS_CLUSTER: process.env.TEST_REDIS_CLUSTER!, SHARDS: '16' }
   const port = await freePort()
-  const base = {
+  const base: Record<string, string> = {
     // The worker lock and stalled check are the defaults: the fault tests measure what a deployment gets.
-    REDIS_URL: redis.url, PORT: String(port), KEY_PREFIX: `f:${randomUUID().slice(0, 8)}:`, PARTITIONS: '4', LOG_LEVEL: 'warn',
+    ...where, PORT: String(port), KEY_PREFIX: `f:${randomUUID().slice(0, 8)}:`, PARTITIONS: '4', LOG_LEVEL: 'warn',
     WRITE_TIMEOUT_MS: '30000', ...env,
   }
   const startGateway = async () => {
@@ -55,6 +62,7 @@ export async function startCluster(workers: number, env: Record<string, string> 
   }
   const cluster: Cluster = {
     redis, url: `http://127.0.0.1:${port}`, env: base,
+    connect: () => connectForRequests({ redisUrl: base.REDIS_URL ?? '', redisCluster: (base.REDIS_CLUSTER ?? '').split(',').filter(Boolean) }, 'svc-faults'),
     gateway: await startGateway(),
     workers: [],
     async addWorker() {
@@ -67,15 +75,17 @@ export async function startCluster(workers: number, env: Record<string, string> 
       cluster.gateway = await startGateway()
     },
     async crashRedis(downMs) {
-      const exited = new Promise<void>((r) => cluster.redis.process.once('exit', () => r()))
-      cluster.redis.process.kill('SIGKILL')
+      if (!redis || !cluster.redis) throw new Error('crashRedis: the test has no redis-server of its own (cluster pass)')
+      const server = cluster.redis
+      const exited = new Promise<void>((r) => server.process.once('exit', () => r()))
+      server.process.kill('SIGKILL')
       await exited
       await new Promise((r) => setTimeout(r, downMs))
       cluster.redis = await startEmbeddedRedis({ dataDir, appendFsync: 'always', port: redis.port })
     },
     async stop() {
       await Promise.all([cluster.gateway.kill(), ...cluster.workers.map((w) => w.kill())])
-      await cluster.redis.stop()
+      await cluster.redis?.stop()
     },
   }
   for (let i = 0; i < workers; i++) await cluster.addWorker()
@@ -205,7 +215,7 @@ export function queueKey(cluster: Cluster, p: number, suffix: string): string {
 
 /** Waits until no write job is waiting or active in any partition queue. */
 export async function drained(cluster: Cluster, timeoutMs = 60_000): Promise<void> {
-  const redis = new Redis(cluster.redis.url)
+  const redis = cluster.connect()
   try {
     await eventually(async () => {
       const counts = await Promise.all(Array.from({ length: Number(cluster.env.PARTITIONS) }, async (_, p) =>
@@ -222,7 +232,7 @@ export async function drained(cluster: Cluster, timeoutMs = 60_000): Promise<voi
  * twice (a retry that was not a no-op) would show here even where the versions look right.
  */
 export async function changeLogNames(cluster: Cluster): Promise<Map<string, string[]>> {
-  const redis = new Redis(cluster.redis.url)
+  const redis = cluster.connect()
   try {
     const byUrn = new Map<string, string[]>()
     // The service runs with its default shard count (1 on one server): every shard's stream, merged.
@@ -269,7 +279,7 @@ export async function finishWriters(cluster: Cluster, writers: Promise<WriteReco
 export interface QueuedJob { partition: number; id: string }
 
 /** The write jobs active (taken by a worker, not finished) right now, in every partition queue. */
-export async function activeJobs(redis: Redis, cluster: Cluster): Promise<QueuedJob[]> {
+export async function activeJobs(redis: RedisClient, cluster: Cluster): Promise<QueuedJob[]> {
   const lists = await Promise.all(Array.from({ length: Number(cluster.env.PARTITIONS) }, (_, p) => redis.lrange(queueKey(cluster, p, 'active'), 0, -1)))
   return lists.flatMap((ids, partition) => ids.map((id) => ({ partition, id })))
 }
@@ -278,7 +288,7 @@ export async function activeJobs(redis: Redis, cluster: Cluster): Promise<Queued
  * Waits until `job` finished; answers when (ms since the epoch) and how often it was found stalled (its worker
  * died holding it), or undefined when BullMQ already removed it.
  */
-export async function jobOutcome(redis: Redis, cluster: Cluster, job: QueuedJob, timeoutMs = 30_000): Promise<{ finishedOn: number; stalled: number } | undefined> {
+export async function jobOutcome(redis: RedisClient, cluster: Cluster, job: QueuedJob, timeoutMs = 30_000): Promise<{ finishedOn: number; stalled: number } | undefined> {
   const key = queueKey(cluster, job.partition, job.id)
   let outcome: { finishedOn: number; stalled: number } | undefined
   await eventually(async () => {

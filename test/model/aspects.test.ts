@@ -93,17 +93,20 @@ test('a registry file adds entity types and aspects (REGISTRY_FILE)', async () =
   const file = join(mkdtempSync(join(tmpdir(), 'registry-')), 'registry.json')
   writeFileSync(file, JSON.stringify({
     aspects: [
-      { name: 'notebookKey', recordName: 'com.acme.NotebookKey', schema: { type: 'object', properties: { id: { type: 'string', minLength: 1, searchable: { field: 'id', type: 'TEXT', autocomplete: true } } }, required: ['id'] } },
-      { name: 'notebookInfo', recordName: 'com.acme.NotebookInfo', schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } },
+      { name: 'podcastKey', recordName: 'com.acme.PodcastKey', schema: { type: 'object', properties: { id: { type: 'string', minLength: 1, searchable: { field: 'id', type: 'TEXT', autocomplete: true } } }, required: ['id'] } },
+      { name: 'podcastInfo', recordName: 'com.acme.PodcastInfo', schema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] } },
     ],
-    entities: [{ name: 'notebook', keyAspect: 'notebookKey', keyFields: ['id'], aspects: ['notebookInfo', 'ownership', 'status'] }],
+    entities: [{ name: 'podcast', keyAspect: 'podcastKey', keyFields: ['id'], aspects: ['podcastInfo', 'ownership', 'status'] }],
   }))
   const registry = loadRegistry(file)
-  const notebook = registry.entity('Notebook')
-  assert.is(notebook.snapshot, 'com.svc.metadata.snapshot.NotebookSnapshot')
-  assert.ok(registry.hasAspect(notebook, 'ownership'))
+  const podcast = registry.entity('Podcast')
+  assert.is(podcast.snapshot, 'com.svc.metadata.snapshot.PodcastSnapshot')
+  assert.ok(registry.hasAspect(podcast, 'ownership'))
   writeFileSync(file, JSON.stringify({ entities: [{ name: 'bad' }] }))
   assert.throws(() => loadRegistry(file), /registry file/)
+  // A built-in entity type is extended, not defined again.
+  writeFileSync(file, JSON.stringify({ entities: [{ name: 'notebook', keyAspect: 'notebookKey', keyFields: ['notebookTool', 'notebookId'], aspects: [] }] }))
+  assert.throws(() => loadRegistry(file), /defined twice/)
 })
 
 test.run()
