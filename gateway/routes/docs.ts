@@ -51,12 +51,13 @@ const PAGE = `<!doctype html>
 `
 
 /** The documentation routes for `apiRoutes` (the document is built once, at start-up). */
-export function docsRoutes(_deps: GatewayDeps, apiRoutes: RouteSpec[]): RouteSpec[] {
+export function docsRoutes(deps: GatewayDeps, apiRoutes: RouteSpec[]): RouteSpec[] {
   const document = JSON.stringify(openApiDocument(apiRoutes, {
     title: 'svc-catalog',
     version: '0.1.0',
-    description: 'Metadata catalog: entities described by versioned aspects. Errors share one body shape: {status, code, message, details}.',
-  }))
+    description: 'Metadata catalog: entities described by versioned aspects. This document is the API reference; the README explains the ' +
+      'decisions behind it. Errors share one body shape: {status, code, message, details}.',
+  }, { authEnabled: deps.model.config.authEnabled }))
   const files = swaggerAssets()
   const docs: RouteSpec[] = [
     {
