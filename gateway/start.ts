@@ -21,6 +21,7 @@ export interface RunningGateway {
 export async function startGateway(config: Config, log: Logger): Promise<RunningGateway> {
   const redis = connectForRequests(config, 'svc-gateway')
   const queueConnection = connectForQueues(config, 'svc-gateway-queue')
+  // The gateway admits writes, so it alone applies UNKNOWN_ASPECTS; workers store whatever it admitted.
   const model = await openModel(config, redis)
   const queueWriter = new QueueWriter(config, queueConnection, model.keys)
   await queueWriter.ready()

@@ -28,12 +28,34 @@ export interface Searchable {
   facet?: boolean
   /** Facet buckets show the urn's id part ("foo") instead of the whole urn. */
   facetKey?: 'id'
+  /**
+   * The annotated value is a list of records forming one path (browsePathsV2): of each record the first present of
+   * the `joinPath` fields, then the entity's own urn, joined with `/` (a `/` inside a segment is written `%2F`).
+   * An empty list gives no value.
+   */
+  joinPath?: string[]
 }
 
 /** `relationship` annotation: the field holds urns this entity points to. */
 export interface Relationship {
   name: string
   entityTypes?: string[]
+  /**
+   * A lineage relationship, and which way following it outwards goes: `upstream` (towards sources: DownstreamOf,
+   * Consumes) or `downstream` (towards what is derived: Produces). Lineage walks follow these by default.
+   */
+  lineage?: 'upstream' | 'downstream'
+}
+
+/**
+ * `fieldEdges` annotation on a record: edges between other entities than the one that carries the aspect
+ * (fine-grained lineage: every urn of `from` points to every urn of `to` with relationship `name`).
+ */
+export interface FieldEdges {
+  name: string
+  from: string
+  to: string
+  lineage: 'upstream' | 'downstream'
 }
 
 /** A schema node as the walker sees it. */
@@ -44,17 +66,25 @@ interface Node {
   items?: TSchema
   searchable?: Searchable
   relationship?: Relationship
+  fieldEdges?: FieldEdges
+}
+
+/** What the walker reports of an annotated node. */
+export interface Annotated {
+  searchable?: Searchable
+  relationship?: Relationship
+  fieldEdges?: FieldEdges
 }
 
 /** Calls `visit` for every annotated node of `schema` with the value found there (arrays are walked item by item). */
 export function walkAnnotated(
   schema: TSchema,
   value: unknown,
-  visit: (node: { searchable?: Searchable; relationship?: Relationship }, value: unknown) => void,
+  visit: (node: Annotated, value: unknown) => void,
 ): void {
   if (value === undefined || value === null) return
   const node = schema as Node
-  if (node.searchable || node.relationship) visit(node, value)
+  if (node.searchable || node.relationship || node.fieldEdges) visit(node, value)
   if (Array.isArray(value)) {
     if (node.items) for (const item of value) walkAnnotated(node.items, item, visit)
     return
@@ -77,6 +107,7 @@ export function listAnnotations(schema: TSchema): { searchable: Searchable[]; re
   const visit = (node: Node): void => {
     if (node.searchable) searchable.push(node.searchable)
     if (node.relationship) relationships.push(node.relationship)
+    if (node.fieldEdges) relationships.push({ name: node.fieldEdges.name, entityTypes: ['schemaField'], lineage: node.fieldEdges.lineage })
     if (node.items) visit(node.items as Node)
     for (const child of Object.values(node.properties ?? {})) visit(child as Node)
     for (const child of Object.values(node.patternProperties ?? {})) visit(child as Node)

@@ -6,7 +6,6 @@
  * Rest.li unions may be written bare. The aspect's schema from the registry says which one-key objects are Rest.li
  * unions to keep and which are Avro wrappers to drop; without a schema only unambiguous rules apply.
  */
-import { canonicalName } from './namespace.ts'
 import type { Registry } from './registry.ts'
 import { urnTypeSegment } from './urn.ts'
 
@@ -61,14 +60,20 @@ function typesOf(schema: Schema): string[] {
   return schema.type === undefined ? [] : Array.isArray(schema.type) ? schema.type : [schema.type]
 }
 
-/** The union member a bare value belongs to: the first member whose schema accepts it (enums: only their symbols). */
+/**
+ * The union member a bare value belongs to: the first primitive member whose type accepts it, else the first enum
+ * listing it. Upstream's writers wrap enum members and leave primitives bare (DataJobInfo.type: a bare "SQL" is the
+ * `string` member, not the AzkabanJobType symbol).
+ */
 function memberFor(schema: Schema, value: unknown): string | undefined {
   const jsonType = typeof value === 'number' ? (Number.isInteger(value) ? 'integer' : 'number') : typeof value
-  return Object.entries(schema.properties ?? {}).find(([, member]) => {
-    if (member.enum) return member.enum.includes(value)
+  const members = Object.entries(schema.properties ?? {})
+  const primitive = members.find(([, member]) => {
+    if (member.enum) return false
     const types = typesOf(member)
     return types.includes(jsonType) || (jsonType === 'integer' && types.includes('number'))
-  })?.[0]
+  })
+  return (primitive ?? members.find(([, member]) => member.enum?.includes(value)))?.[0]
 }
 
 /**
@@ -154,30 +159,13 @@ export interface UpstreamRequest {
 }
 
 /**
- * Union fields of upstream aspects the registry does not model, where upstream's own writers put a bare value in
- * Avro-JSON and Rest.li needs the union object. Only these fields are described; the rest of such an aspect gets
- * the schema-less rules.
- */
-const UNMODELLED_UNIONS: Record<string, Schema> = {
-  'com.svc.datajob.DataJobInfo': {
-    properties: {
-      type: {
-        additionalProperties: false, maxProperties: 1,
-        // Upstream: union [AzkabanJobType, string]; a bare value is the string member (the enum comes wrapped).
-        properties: { string: { type: 'string' } },
-      },
-    },
-  },
-}
-
-/**
  * The schema to convert aspect `recordName` of the snapshot `snapshotName` with: the registry's when it models both,
- * else the known union fields of an unmodelled upstream aspect, else none (schema-less rules).
+ * else none (schema-less rules).
  */
 export function aspectSchema(registry: Registry, snapshotName: string, recordName: string): Schema | undefined {
   const entity = registry.entities.find((e) => e.snapshot === snapshotName)
   const aspect = entity && [entity.keyAspect, ...entity.aspects].map((n) => registry.findAspect(n)).find((a) => a?.recordName === recordName)
-  return (aspect?.schema as Schema | undefined) ?? UNMODELLED_UNIONS[canonicalName(registry.namespace, recordName)]
+  return aspect?.schema as Schema | undefined
 }
 
 /** Whether a record is a metadata change event (`proposedSnapshot`) rather than a proposal. */
@@ -226,9 +214,19 @@ function snapshotOf(registry: Registry, record: Record<string, unknown>): Record
   return { [snapshotName]: { ...rest, aspects } }
 }
 
+/**
+ * A proposal as this service takes it. Its aspect is Rest.li JSON already, never Avro-JSON: either serialized in
+ * `aspect.value` or, as newer upstream writers do, an object in `aspect.json`, which is serialized here untouched
+ * (the Avro rules would unwrap union members named `string` or `int`).
+ */
 function proposalOf(record: Record<string, unknown>): Record<string, unknown> {
-  const { auditHeader: _, ...fields } = record
-  return schemaless(fields) as Record<string, unknown>
+  const { auditHeader: _, aspect, ...fields } = record
+  const converted = schemaless(fields) as Record<string, unknown>
+  if (!isObject(aspect)) return converted
+  if (aspect.json !== undefined && aspect.value === undefined) {
+    return { ...converted, aspect: { value: JSON.stringify(aspect.json), contentType: typeof aspect.contentType === 'string' ? aspect.contentType : 'application/json' } }
+  }
+  return { ...converted, aspect: schemaless(aspect) }
 }
 
 /** The short aspect name upstream derives from a record name (`com.svc.common.GlobalTags` -> `globalTags`). */

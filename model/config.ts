@@ -49,6 +49,8 @@ export interface Config {
   metricsPort: number
   /** URN_NAMESPACE, RECORD_NAMESPACE, PROTOCOL_HEADER: the names urns, records and the protocol header carry. */
   namespace: Namespace
+  /** An aspect the registry does not know, of a known entity type: refused (400) or stored unindexed (UNKNOWN_ASPECTS). */
+  unknownAspects: 'refuse' | 'store'
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -110,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       record: env.RECORD_NAMESPACE || CANONICAL_NAMESPACE.record,
       protocolHeader: env.PROTOCOL_HEADER || CANONICAL_NAMESPACE.protocolHeader,
     }),
+    unknownAspects: oneOf(env, 'UNKNOWN_ASPECTS', ['refuse', 'store'] as const, 'refuse'),
   }
 }

@@ -3,6 +3,7 @@
  * facets, autocomplete fields, relationship names). Built once at start-up from the built-in model plus an optional
  * registry file (see model/registryFile.ts); every other module asks it rather than knowing aspects by name.
  */
+import { Type } from 'typebox'
 import { listAnnotations, type SearchableType } from './annotations.ts'
 import type { AspectSpec } from './aspects/aspect.ts'
 import { BUILTIN_ASPECTS } from './aspects/index.ts'
@@ -21,6 +22,23 @@ export interface SearchField {
   facetKey?: 'id'
 }
 
+/** What happens to a proposal of an aspect the registry does not know, for a known entity type (UNKNOWN_ASPECTS). */
+export type UnknownAspectPolicy = 'refuse' | 'store'
+
+/** Options of a registry besides its model. */
+export interface RegistryOptions {
+  /** `refuse` (default): 400 UNKNOWN_ASPECT. `store`: stored, versioned, returned and logged, never indexed. */
+  unknownAspects?: UnknownAspectPolicy
+  /** The deployment's names (urn scheme word, record package, protocol header); canonical `svc` by default. */
+  namespace?: Namespace
+}
+
+/** A name an unknown aspect may have: upstream's aspect names are identifiers. */
+const ASPECT_NAME = /^[A-Za-z][A-Za-z0-9_]{0,99}$/
+
+/** The schema of an aspect kept without a model: any JSON object, kept as sent, with no annotations. */
+const OPAQUE_SCHEMA = Type.Object({}, { additionalProperties: true, description: 'an aspect this registry does not model, kept as sent' })
+
 /** The model a deployment runs with. */
 export class Registry {
   /** The deployment's namespace: urns, record and snapshot names are in it. */
@@ -36,10 +54,18 @@ export class Registry {
   private readonly relationshipsOf = new Map<string, { outgoing: string[]; incoming: string[] }>()
   /** Every relationship name any aspect declares, sorted. */
   readonly relationshipNames: readonly string[]
+  /**
+   * Lineage relationships by the way following them outwards goes: `upstream` (DownstreamOf, Consumes: the source
+   * points at what it is derived from) or `downstream` (Produces: a job points at what it writes).
+   */
+  readonly lineage: { readonly upstream: readonly string[]; readonly downstream: readonly string[] }
+  readonly unknownAspects: UnknownAspectPolicy
+  private readonly opaque = new Map<string, AspectSpec>()
 
-  constructor(aspects: readonly AspectSpec[], entities: readonly EntitySpec[], namespace: Namespace = CANONICAL_NAMESPACE) {
-    this.namespace = namespace
-    this.urnPrefix = urnPrefixOf(namespace)
+  constructor(aspects: readonly AspectSpec[], entities: readonly EntitySpec[], options: RegistryOptions = {}) {
+    this.namespace = options.namespace ?? CANONICAL_NAMESPACE
+    this.urnPrefix = urnPrefixOf(this.namespace)
+    this.unknownAspects = options.unknownAspects ?? 'refuse'
     for (const aspect of aspects) {
       this.aspectByName.set(aspect.name, aspect)
       this.aspectByRecord.set(aspect.recordName, aspect)
@@ -55,6 +81,7 @@ export class Registry {
     }
     this.entities = entities
     this.relationshipNames = [...relationships].sort()
+    this.lineage = this.collectLineage(aspects)
     for (const entity of entities) this.relationshipsOf.set(entity.name, this.collectRelationships(entity, entities))
   }
 
@@ -73,6 +100,20 @@ export class Registry {
       .filter((r) => !r.entityTypes || r.entityTypes.some((t) => t.toLowerCase() === entity.name.toLowerCase()))
       .map((r) => r.name))
     return { outgoing: [...outgoing].sort(), incoming: [...incoming].sort() }
+  }
+
+  private collectLineage(aspects: readonly AspectSpec[]): { upstream: string[]; downstream: string[] } {
+    const way = new Map<string, 'upstream' | 'downstream'>()
+    for (const aspect of aspects) {
+      for (const rel of listAnnotations(aspect.schema).relationships) {
+        if (!rel.lineage) continue
+        const known = way.get(rel.name)
+        if (known && known !== rel.lineage) throw new Error(`registry: relationship ${rel.name} is declared both ${known} and ${rel.lineage}`)
+        way.set(rel.name, rel.lineage)
+      }
+    }
+    const names = (w: string) => [...way].filter(([, v]) => v === w).map(([k]) => k).sort()
+    return { upstream: names('upstream'), downstream: names('downstream') }
   }
 
   /** The entity type of that name (case-insensitive), or undefined. */
@@ -111,9 +152,25 @@ export class Registry {
     return entity.keyAspect === name || entity.aspects.includes(name)
   }
 
-  /** The aspect `name` of `entity`; 400 UNKNOWN_ASPECT otherwise. */
+  /**
+   * Whether an aspect name outside the model is taken for this entity type (UNKNOWN_ASPECTS=store): any identifier
+   * that is not a modelled aspect of another entity type carried under the wrong type.
+   */
+  acceptsUnknown(name: string): boolean {
+    return this.unknownAspects === 'store' && ASPECT_NAME.test(name) && !this.aspectByName.has(name)
+  }
+
+  /** The spec under which an unknown aspect is kept: no annotations, any object (see `acceptsUnknown`). */
+  private opaqueAspect(name: string, recordName = name): AspectSpec {
+    let spec = this.opaque.get(name)
+    if (!spec) this.opaque.set(name, (spec = { name, recordName, schema: OPAQUE_SCHEMA, timeseries: false }))
+    return spec
+  }
+
+  /** The aspect `name` of `entity`; 400 UNKNOWN_ASPECT otherwise (or an opaque spec, see `acceptsUnknown`). */
   aspectOf(entity: EntitySpec, name: string): AspectSpec {
     const aspect = this.aspectByName.get(name)
+    if (!aspect && this.acceptsUnknown(name)) return this.opaqueAspect(name)
     if (!aspect || !this.hasAspect(entity, name)) {
       throw fail('UNKNOWN_ASPECT', `entity type ${entity.name} has no aspect "${name}"`,
         [{ path: 'aspectName', message: `known: ${[entity.keyAspect, ...entity.aspects].join(', ')}` }])
@@ -124,6 +181,12 @@ export class Registry {
   /** The aspect of `entity` whose record name is `recordName`; 400 UNKNOWN_ASPECT otherwise. */
   aspectOfRecord(entity: EntitySpec, recordName: string): AspectSpec {
     const aspect = this.aspectByRecord.get(recordName)
+    if (!aspect) {
+      // Upstream derives an aspect's name from its record's simple name (com.svc.common.Foo -> foo).
+      const simple = recordName.slice(recordName.lastIndexOf('.') + 1)
+      const name = simple.charAt(0).toLowerCase() + simple.slice(1)
+      if (this.acceptsUnknown(name)) return this.opaqueAspect(name, recordName)
+    }
     if (!aspect || !this.hasAspect(entity, aspect.name)) {
       throw fail('UNKNOWN_ASPECT', `${entity.snapshot} has no aspect "${recordName}"`,
         [{ path: recordName, message: `known: ${[entity.keyAspect, ...entity.aspects].map((a) => this.aspectByName.get(a)!.recordName).join(', ')}` }])
@@ -173,10 +236,14 @@ export class Registry {
 
 /**
  * The registry of the built-in model, extended by `extra` aspects and entities (from a registry file), in
- * `namespace`: canonical record names, snapshot names and the names inside schemas (union members such as
+ * `options.namespace`: canonical record names, snapshot names and the names inside schemas (union members such as
  * `com.svc.schema.StringType`) are translated to it here, once.
  */
-export function buildRegistry(extra: { aspects?: AspectSpec[]; entities?: EntitySpec[]; extend?: { entity: string; aspects: string[] }[] } = {}, namespace: Namespace = CANONICAL_NAMESPACE): Registry {
+export function buildRegistry(
+  extra: { aspects?: AspectSpec[]; entities?: EntitySpec[]; extend?: { entity: string; aspects: string[] }[] } = {},
+  options: RegistryOptions = {},
+): Registry {
+  const namespace = options.namespace ?? CANONICAL_NAMESPACE
   const aspects = [...BUILTIN_ASPECTS, ...(extra.aspects ?? [])]
     .map((a) => ({ ...a, recordName: translateName(namespace, a.recordName), schema: translateJson(namespace, a.schema) }))
   const entities = [...BUILTIN_ENTITIES, ...(extra.entities ?? [])]
@@ -186,5 +253,5 @@ export function buildRegistry(extra: { aspects?: AspectSpec[]; entities?: Entity
     if (!entity) throw new Error(`registry: extend names unknown entity ${ext.entity}`)
     entity.aspects.push(...ext.aspects.filter((a) => !entity.aspects.includes(a)))
   }
-  return new Registry(aspects, entities, namespace)
+  return new Registry(aspects, entities, options)
 }

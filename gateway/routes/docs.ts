@@ -61,7 +61,7 @@ export function docsRoutes(deps: GatewayDeps, apiRoutes: RouteSpec[]): RouteSpec
     description: 'Metadata catalog: entities described by versioned aspects. This document is the API reference; the README explains the ' +
       'decisions behind it. Errors share one body shape: {status, code, message, details}. '
       + `Urns are urn:${ns.urn}:..., record names ${ns.record}.*; clients send ${ns.protocolHeader}: 2.0.0.`,
-  }, { authEnabled: deps.model.config.authEnabled })))
+  }, { authEnabled: deps.model?.config?.authEnabled ?? false })))
   const files = swaggerAssets()
   const docs: RouteSpec[] = [
     {

@@ -1,6 +1,6 @@
 /** Route 10 (`GET /relationships`) and, beyond the 12 core routes, `GET /lineage` (multi-hop impact analysis). */
 import { fail } from '../../model/errors.ts'
-import { edgeDirection, walkLineage, type LineageDirection } from '../../model/lineage.ts'
+import { lineageHop, walkLineage, type LineageDirection, type LineageReads } from '../../model/lineage.ts'
 import type { Direction } from '../../model/store/edgeStore.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
@@ -19,7 +19,7 @@ function oneOf<T extends string>(query: Query, name: string, allowed: readonly T
 }
 
 export function relationshipRoutes({ model }: GatewayDeps): RouteSpec[] {
-  const { registry, edges } = model
+  const { registry, edges, store } = model
   const known = new Set(registry.relationshipNames)
   const typesOf = (query: Query, fallback: string[]): string[] => {
     const types = listParam(query, 'types') ?? fallback
@@ -61,21 +61,25 @@ export function relationshipRoutes({ model }: GatewayDeps): RouteSpec[] {
     {
       method: 'GET',
       path: '/lineage',
-      summary: 'Lineage several hops upstream or downstream (DownstreamOf edges by default), cycle-safe',
+      summary: 'Lineage several hops upstream or downstream (every lineage relationship by default: datasets, jobs, charts, columns), cycle-safe',
       scope: 'read',
       parameters: [
         { name: 'urn', in: 'query', required: true, description: 'the entity' },
         { name: 'direction', in: 'query', required: true, description: 'UPSTREAM or DOWNSTREAM' },
         { name: 'maxHops', in: 'query', description: 'default 3, at most 20' },
-        { name: 'types', in: 'query', description: 'relationship names to follow (default DownstreamOf)' },
+        { name: 'types', in: 'query', description: 'relationship names to follow (default: every lineage relationship, e.g. DownstreamOf, Consumes, Produces)' },
       ],
       handler: async (req) => {
         const parsed = parseUrn(registry, requiredParam(req.query, 'urn'), 'urn')
         const direction = oneOf<LineageDirection>(req.query, 'direction', ['UPSTREAM', 'DOWNSTREAM'])
         const maxHops = intParam(req.query, 'maxHops', 3, 1, 20)!
-        const types = typesOf(req.query, ['DownstreamOf'])
+        const types = listParam(req.query, 'types') ? typesOf(req.query, []) : undefined
+        const reads: LineageReads = {
+          neighbours: (urns, dir, names) => edges.neighbours(urns, dir, names),
+          latestValues: async (urns) => (await store.latestMany(urns)).map((m) => new Map([...m].map(([k, env]) => [k, env.value]))),
+        }
         const result = await walkLineage(parsed.urn, maxHops, MAX_LINEAGE_ENTITIES,
-          (frontier) => edges.neighbours(frontier, edgeDirection(direction), types))
+          (frontier) => lineageHop(registry, frontier, direction, types, reads))
         return { body: { urn: parsed.urn, direction, maxHops, total: result.entities.length, truncated: result.truncated, entities: result.entities } }
       },
     },

@@ -16,11 +16,14 @@ export interface EnvelopedAspect {
 
 /**
  * `{urn, entityName, aspects}` with the latest version of each stored aspect (or of those `requested`; unknown
- * names are ignored). The key aspect is always there: synthesized from the urn when never written.
+ * names are ignored). The key aspect is always there: synthesized from the urn when never written. Aspects stored
+ * without a model (UNKNOWN_ASPECTS=store) follow the modelled ones.
  */
 export function entityV2View(registry: Registry, parsed: ParsedUrn, latest: ReadonlyMap<string, Envelope>, requested: readonly string[] | undefined, now: number) {
   const { entity } = parsed
-  const names = registry.versionedAspects(entity).map((a) => a.name)
+  const modelled = registry.versionedAspects(entity).map((a) => a.name)
+  const unmodelled = [...latest.keys()].filter((name) => !registry.hasAspect(entity, name) && !registry.findAspect(name)).sort()
+  const names = [...modelled, ...unmodelled]
     .filter((name) => !requested || name === entity.keyAspect || requested.includes(name))
   const aspects: Record<string, EnvelopedAspect> = {}
   for (const name of names) {
@@ -31,9 +34,12 @@ export function entityV2View(registry: Registry, parsed: ParsedUrn, latest: Read
   return { urn: parsed.urn, entityName: entity.name, aspects }
 }
 
-/** The aspect names to read for an entitiesV2 request (known ones only, key included), or undefined for all. */
+/**
+ * The aspect names to read for an entitiesV2 request (known ones, and names an unknown aspect may be stored under;
+ * key included), or undefined for all.
+ */
 export function aspectsToRead(registry: Registry, parsed: ParsedUrn, requested: readonly string[] | undefined): string[] | undefined {
   if (!requested) return undefined
   const known = new Set(registry.versionedAspects(parsed.entity).map((a) => a.name))
-  return [...new Set([parsed.entity.keyAspect, ...requested.filter((n) => known.has(n))])]
+  return [...new Set([parsed.entity.keyAspect, ...requested.filter((n) => known.has(n) || registry.acceptsUnknown(n))])]
 }

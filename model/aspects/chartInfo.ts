@@ -1,7 +1,7 @@
 /** What a chart shows; each input dataset is a Consumes edge. */
 import { Type } from 'typebox'
 import { defineAspect } from './aspect.ts'
-import { ChangeAuditStamps, StringMap, UnionOf, Urn } from './common.ts'
+import { ChangeAuditStamps, EdgeTo, StringMap, UnionOf, Urn } from './common.ts'
 
 export const AccessLevel = Type.Enum(['PUBLIC', 'PRIVATE'])
 
@@ -13,7 +13,10 @@ export const ChartInfo = Type.Object({
   lastModified: ChangeAuditStamps,
   chartUrl: Type.Optional(Type.String()),
   inputs: Type.Optional(Type.Array(UnionOf({
-    string: Urn({ relationship: { name: 'Consumes', entityTypes: ['dataset'] }, searchable: { field: 'inputs', type: 'URN' } }),
+    string: Urn({ relationship: { name: 'Consumes', entityTypes: ['dataset'], lineage: 'upstream' }, searchable: { field: 'inputs', type: 'URN' } }),
+  }))),
+  inputEdges: Type.Optional(Type.Array(EdgeTo({
+    relationship: { name: 'Consumes', entityTypes: ['dataset'], lineage: 'upstream' }, searchable: { field: 'inputs', type: 'URN' },
   }))),
   type: Type.Optional(Type.Enum(['BAR', 'PIE', 'SCATTER', 'TABLE', 'TEXT', 'LINE', 'AREA', 'HISTOGRAM', 'BOX_PLOT', 'WORD_CLOUD', 'COHORT'],
     { searchable: { field: 'type', type: 'KEYWORD' } },

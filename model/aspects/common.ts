@@ -74,11 +74,60 @@ export function TermAssociations(relationship: string, field: string): TSchema {
       Type.Object({
         urn: Urn({
           relationship: { name: relationship, entityTypes: ['glossaryTerm'] },
-          searchable: { field, type: 'URN' },
+          searchable: { field, type: 'URN', facet: field === 'glossaryTerms' },
         }),
+        actor: Type.Optional(Urn()),
         context: Type.Optional(Type.String()),
       }),
     ),
     auditStamp: Type.Optional(AuditStamp),
   })
+}
+
+/** A time, and optionally who (`com.svc.common.TimeStamp`): when something happened in the source system. */
+export const TimeStamp = Type.Object({ time: Type.Integer(), actor: Type.Optional(Urn()) })
+
+/** The fields of upstream's `CustomProperties` and `ExternalReference` includes, spread into a record. */
+export const CustomAndExternal = {
+  customProperties: Type.Optional(StringMap),
+  externalUrl: Type.Optional(Type.String()),
+}
+
+/** Who applied a piece of metadata, when, and from which source (`com.svc.common.MetadataAttribution`). */
+export const MetadataAttribution = Type.Object({
+  time: Type.Integer(), actor: Urn(), source: Type.Optional(Urn()), sourceDetail: Type.Optional(StringMap),
+})
+
+/** A version label (`com.svc.common.VersionTag`). */
+export const VersionTag = Type.Object({
+  versionTag: Type.Optional(Type.String()),
+  metadataAttribution: Type.Optional(MetadataAttribution),
+})
+
+/**
+ * A record whose deeper structure this service does not model: its fields are kept as sent (upstream's assertion
+ * definitions, for one, have dozens of nested records). Validation checks only what `known` lists.
+ */
+export function Open(known: TProperties = {}): TSchema {
+  return Type.Object(known, { additionalProperties: true })
+}
+
+/**
+ * An edge to another entity with its audit stamps (`com.svc.common.Edge`): the relationship and search field sit on
+ * `destinationUrn`.
+ */
+export function EdgeTo(annotations: FieldAnnotations): TSchema {
+  return Type.Object({
+    sourceUrn: Type.Optional(Urn()),
+    destinationUrn: Urn(annotations),
+    created: Type.Optional(AuditStamp),
+    lastModified: Type.Optional(AuditStamp),
+    properties: Type.Optional(StringMap),
+    confidenceScore: Type.Optional(Type.Number()),
+  })
+}
+
+/** A list of urns, each one an edge and a search value. */
+export function UrnList(annotations: FieldAnnotations): TSchema {
+  return Type.Array(Urn(annotations))
 }

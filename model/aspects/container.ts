@@ -1,4 +1,4 @@
-/** The container (database, schema, folder) an asset belongs to: an IsPartOf edge. */
+/** The container (database, schema, folder) an asset belongs to: an IsPartOf edge and the `container` facet. */
 import { Type } from 'typebox'
 import { defineAspect } from './aspect.ts'
 import { Urn } from './common.ts'
@@ -6,7 +6,7 @@ import { Urn } from './common.ts'
 export const Container = Type.Object({
   container: Urn({
     relationship: { name: 'IsPartOf', entityTypes: ['container'] },
-    searchable: { field: 'container', type: 'URN' },
+    searchable: { field: 'container', type: 'URN', facet: true },
   }),
 })
 

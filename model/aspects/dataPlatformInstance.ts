@@ -1,10 +1,10 @@
-/** The platform (and instance) an asset lives on. */
+/** The platform (and instance) an asset lives on: the `platform` facet of entities whose key has no platform. */
 import { Type } from 'typebox'
 import { defineAspect } from './aspect.ts'
 import { Urn } from './common.ts'
 
 export const DataPlatformInstance = Type.Object({
-  platform: Urn(),
+  platform: Urn({ searchable: { field: 'platform', type: 'URN', facet: true, facetKey: 'id' } }),
   instance: Type.Optional(Urn()),
 })
 

@@ -1,9 +1,7 @@
 /** Descriptive properties of a dataset as ingested from its platform. */
 import { Type } from 'typebox'
 import { defineAspect } from './aspect.ts'
-import { StringMap } from './common.ts'
-
-const TimeStamp = Type.Object({ time: Type.Integer(), actor: Type.Optional(Type.String()) })
+import { StringMap, TimeStamp } from './common.ts'
 
 export const DatasetProperties = Type.Object({
   customProperties: Type.Optional(StringMap),

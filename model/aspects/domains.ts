@@ -6,7 +6,7 @@ import { Urn } from './common.ts'
 export const Domains = Type.Object({
   domains: Type.Array(Urn({
     relationship: { name: 'AssociatedWith', entityTypes: ['domain'] },
-    searchable: { field: 'domains', type: 'URN' },
+    searchable: { field: 'domains', type: 'URN', facet: true },
   })),
 })
 

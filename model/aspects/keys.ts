@@ -49,3 +49,90 @@ export const glossaryTermKey = defineAspect('glossaryTermKey', `${KEY}GlossaryTe
 export const dataPlatformKey = defineAspect('dataPlatformKey', `${KEY}DataPlatformKey`, Type.Object({
   platformName: Part({ field: 'name', type: 'TEXT', boost: 10, queryByDefault: true, autocomplete: true }),
 }))
+
+const Name = () => Part({ field: 'name', type: 'TEXT', boost: 10, queryByDefault: true, autocomplete: true })
+const Id = () => Part({ field: 'id', type: 'KEYWORD' })
+const PlatformUrn = () => Urn({ urnOf: 'dataPlatform', searchable: { field: 'platform', type: 'URN', facet: true, facetKey: 'id' } })
+
+export const containerKey = defineAspect('containerKey', `${KEY}ContainerKey`, Type.Object({ guid: Id() }))
+
+export const dataFlowKey = defineAspect('dataFlowKey', `${KEY}DataFlowKey`, Type.Object({
+  orchestrator: Part({ field: 'orchestrator', type: 'KEYWORD', queryByDefault: true, facet: true }),
+  flowId: Name(),
+  cluster: Part({ field: 'cluster', type: 'KEYWORD', queryByDefault: true }),
+}))
+
+export const dataJobKey = defineAspect('dataJobKey', `${KEY}DataJobKey`, Type.Object({
+  flow: Urn({ urnOf: 'dataFlow', searchable: { field: 'dataFlow', type: 'URN' } }),
+  jobId: Name(),
+}))
+
+export const dataProcessInstanceKey = defineAspect('dataProcessInstanceKey', `${KEY}DataProcessInstanceKey`, Type.Object({ id: Id() }))
+
+export const schemaFieldKey = defineAspect('schemaFieldKey', `${KEY}SchemaFieldKey`, Type.Object({
+  parent: Urn({ searchable: { field: 'parent', type: 'URN' } }),
+  fieldPath: Part({ field: 'fieldPath', type: 'TEXT', queryByDefault: true }),
+}))
+
+export const glossaryNodeKey = defineAspect('glossaryNodeKey', `${KEY}GlossaryNodeKey`, Type.Object({ name: Name() }))
+
+export const assertionKey = defineAspect('assertionKey', `${KEY}AssertionKey`, Type.Object({ assertionId: Id() }))
+
+export const queryKey = defineAspect('queryKey', `${KEY}QueryKey`, Type.Object({ id: Id() }))
+
+export const postKey = defineAspect('postKey', `${KEY}PostKey`, Type.Object({ id: Id() }))
+
+export const domainKey = defineAspect('domainKey', `${KEY}DomainKey`, Type.Object({ id: Id() }))
+
+export const dataProductKey = defineAspect('dataProductKey', `${KEY}DataProductKey`, Type.Object({ id: Id() }))
+
+export const platformResourceKey = defineAspect('platformResourceKey', `${KEY}PlatformResourceKey`, Type.Object({ id: Id() }))
+
+export const dataPlatformInstanceKey = defineAspect('dataPlatformInstanceKey', `${KEY}DataPlatformInstanceKey`, Type.Object({
+  platform: PlatformUrn(),
+  instance: Name(),
+}))
+
+export const mlFeatureKey = defineAspect('mlFeatureKey', `${KEY}MLFeatureKey`, Type.Object({
+  featureNamespace: Part({ field: 'featureNamespace', type: 'TEXT', queryByDefault: true }),
+  name: Name(),
+}))
+
+export const mlPrimaryKeyKey = defineAspect('mlPrimaryKeyKey', `${KEY}MLPrimaryKeyKey`, Type.Object({
+  featureNamespace: Part({ field: 'featureNamespace', type: 'TEXT', queryByDefault: true }),
+  name: Name(),
+}))
+
+export const mlFeatureTableKey = defineAspect('mlFeatureTableKey', `${KEY}MLFeatureTableKey`, Type.Object({
+  platform: Urn({ urnOf: 'dataPlatform', relationship: { name: 'SourcePlatform', entityTypes: ['dataPlatform'] }, searchable: { field: 'platform', type: 'URN', facet: true, facetKey: 'id' } }),
+  name: Name(),
+}))
+
+/** Keys of ML models, model groups and deployments: platform, name, environment. */
+const MLModelKeyFields = () => Type.Object({ platform: PlatformUrn(), name: Name(), origin: FabricType })
+
+export const mlModelKey = defineAspect('mlModelKey', `${KEY}MLModelKey`, MLModelKeyFields())
+
+export const mlModelGroupKey = defineAspect('mlModelGroupKey', `${KEY}MLModelGroupKey`, MLModelKeyFields())
+
+export const mlModelDeploymentKey = defineAspect('mlModelDeploymentKey', `${KEY}MLModelDeploymentKey`, MLModelKeyFields())
+
+export const notebookKey = defineAspect('notebookKey', `${KEY}NotebookKey`, Type.Object({
+  notebookTool: Part({ field: 'tool', type: 'KEYWORD', boost: 4, queryByDefault: true, facet: true }),
+  notebookId: Part(),
+}))
+
+export const structuredPropertyKey = defineAspect('structuredPropertyKey', `${KEY}StructuredPropertyKey`, Type.Object({ id: Id() }))
+
+export const ownershipTypeKey = defineAspect('ownershipTypeKey', `${KEY}OwnershipTypeKey`, Type.Object({ id: Id() }))
+
+export const roleKey = defineAspect('roleKey', `${KEY}RoleKey`, Type.Object({ id: Id() }))
+
+export const incidentKey = defineAspect('incidentKey', `${KEY}IncidentKey`, Type.Object({ id: Id() }))
+
+export const dataContractKey = defineAspect('dataContractKey', `${KEY}DataContractKey`, Type.Object({ id: Id() }))
+
+export const versionSetKey = defineAspect('versionSetKey', `${KEY}VersionSetKey`, Type.Object({
+  id: Id(),
+  entityType: Part({ field: 'versionedType', type: 'KEYWORD' }),
+}))

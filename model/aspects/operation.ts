@@ -14,6 +14,7 @@ export const Operation = Type.Object({
   sourceType: Type.Optional(Type.Enum(['DATA_PROCESS', 'DATA_PLATFORM'])),
   customProperties: Type.Optional(StringMap),
   lastUpdatedTimestamp: Type.Integer(),
+  queries: Type.Optional(Type.Array(Urn())),
 })
 
 export const operation = defineAspect('operation', 'com.svc.common.Operation', Operation, { timeseries: true })

@@ -19,6 +19,7 @@ export const Owner = Type.Object({
 
 export const Ownership = Type.Object({
   owners: Type.Array(Owner),
+  ownerTypes: Type.Optional(Type.Record(Type.String(), Type.Array(Urn()))),
   lastModified: Type.Optional(AuditStamp),
 })
 

@@ -82,6 +82,8 @@ export const SchemaMetadata = Type.Object({
     sourceFields: Type.Array(Type.String()),
     foreignDataset: Urn({ relationship: { name: 'ForeignKeyToDataset', entityTypes: ['dataset'] } }),
   }))),
+  /** Deprecated upstream (foreignKeys replaces it); kept as sent. */
+  foreignKeysSpecs: Type.Optional(Type.Record(Type.String(), Type.Object({ foreignKey: Type.Unknown() }))),
 })
 
 export const schemaMetadata = defineAspect('schemaMetadata', 'com.svc.schema.SchemaMetadata', SchemaMetadata)

@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { defineAspect } from './aspect.ts'
 
 export const SubTypes = Type.Object({
-  typeNames: Type.Array(Type.String({ searchable: { field: 'typeNames', type: 'KEYWORD' } })),
+  typeNames: Type.Array(Type.String({ searchable: { field: 'typeNames', type: 'KEYWORD', facet: true } })),
 })
 
 export const subTypes = defineAspect('subTypes', 'com.svc.common.SubTypes', SubTypes)

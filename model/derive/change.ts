@@ -101,8 +101,9 @@ export function computeChange(registry: Registry, parsed: ParsedUrn, state: Enti
   }
 
   const upsert = (write: AspectWrite, meta: SystemMetadata): number => {
-    const spec = registry.findAspect(write.name)!
-    if (spec.timeseries) {
+    // An aspect the registry does not know was admitted by the forward-compatibility setting: stored as versioned.
+    const spec = registry.findAspect(write.name)
+    if (spec?.timeseries) {
       const point = write.value as { timestampMillis: number }
       change.steps.push({ kind: 'timeseries', aspect: write.name, timestampMillis: point.timestampMillis, value: write.value })
       log({ changeType: 'UPSERT', aspectName: write.name, aspect: write.value, systemMetadata: meta })

@@ -4,15 +4,20 @@
  */
 import type { DefaultAspect } from '../entities.ts'
 import type { AspectWrite } from '../jobs.ts'
-import { urnId, type ParsedUrn } from '../urn.ts'
+import { splitTuple, urnId, type ParsedUrn } from '../urn.ts'
 
-/** Fills `{field}`, `{field:id}` and `{field:path}` placeholders of a default aspect template from the key. */
+/**
+ * Fills `{field}`, `{field:id}`, `{field:path}` and `{field:N}` (part N of a tuple urn held by the field: a job's
+ * flow `urn:svc:dataFlow:(airflow,dag,prod)` gives `airflow` for `{flow:0}`) placeholders of a default aspect
+ * template from the key.
+ */
 export function fillTemplate(template: unknown, key: Record<string, string>, lowercase: boolean): unknown {
   if (typeof template === 'string') {
-    const filled = template.replace(/\{(\w+)(?::(id|path))?\}/g, (_, field: string, how?: string) => {
+    const filled = template.replace(/\{(\w+)(?::(id|path|\d+))?\}/g, (_, field: string, how?: string) => {
       const value = key[field] ?? ''
       if (how === 'id') return urnId(value)
       if (how === 'path') return value.replaceAll('.', '/')
+      if (how !== undefined) return splitTuple(urnId(value))?.[Number(how)] ?? ''
       return value
     })
     return lowercase ? filled.toLowerCase() : filled

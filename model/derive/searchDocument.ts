@@ -22,6 +22,18 @@ export function isRemoved(aspects: ReadonlyMap<string, unknown>): boolean {
   return status?.removed === true
 }
 
+/**
+ * One `/` path from a list of records (browsePathsV2 entries): of each the first of `keys` it has, then the entity's
+ * urn, each segment with `/` written `%2F`; undefined for an empty list or one with a record lacking every key.
+ */
+export function joinedPath(entries: unknown, keys: readonly string[], urn: string): string | undefined {
+  if (!Array.isArray(entries) || entries.length === 0) return undefined
+  const pick = (e: Record<string, unknown>) => keys.map((k) => e[k]).find((v) => typeof v === 'string' && v.length > 0)
+  const ids = entries.map((e) => (e && typeof e === 'object' ? pick(e as Record<string, unknown>) : undefined))
+  if (!ids.every((id): id is string => typeof id === 'string' && id.length > 0)) return undefined
+  return `/${[...ids, urn].map((s) => s.replaceAll('/', '%2F')).join('/')}`
+}
+
 /** Derives the document; null when the entity is soft-deleted or has no aspects at all. */
 export function searchDocument(
   registry: Registry, entity: EntitySpec, urn: string, aspects: ReadonlyMap<string, unknown>,
@@ -39,7 +51,10 @@ export function searchDocument(
     if (value === undefined) continue
     walkAnnotated(spec.schema, value, (node, found) => {
       if (!node.searchable) return
-      if (typeof found === 'string' && found.length > 0) add(node.searchable.field, found)
+      if (node.searchable.joinPath) {
+        const path = joinedPath(found, node.searchable.joinPath, urn)
+        if (path) add(node.searchable.field, path)
+      } else if (typeof found === 'string' && found.length > 0) add(node.searchable.field, found)
       else if (typeof found === 'number' || typeof found === 'boolean') add(node.searchable.field, String(found))
     })
   }

@@ -61,8 +61,9 @@ test('search and relationship annotations live on the aspects', () => {
 
 test('facets and autocomplete fields come from annotations', () => {
   const facets = (entity: string) => [...registry.searchFields(registry.entity(entity)).values()].filter((f) => f.facet).map((f) => f.name).sort()
-  assert.equal(facets('dataset'), ['origin', 'owners', 'platform', 'tags'])
-  assert.equal(facets('chart'), ['owners', 'tags', 'tool'])
+  assert.equal(facets('dataset'), ['container', 'domains', 'glossaryTerms', 'origin', 'owners', 'platform', 'tags', 'typeNames'])
+  assert.equal(facets('chart'), ['container', 'domains', 'glossaryTerms', 'owners', 'platform', 'tags', 'tool', 'typeNames'])
+  assert.equal(facets('dataJob'), ['container', 'domains', 'glossaryTerms', 'origin', 'owners', 'platform', 'tags', 'typeNames'])
   const ac = (entity: string) => [...registry.searchFields(registry.entity(entity)).values()].filter((f) => f.autocomplete).map((f) => f.name)
   assert.ok(ac('chart').includes('title'))
   assert.ok(ac('corpuser').includes('ldap'))
