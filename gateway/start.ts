@@ -3,7 +3,6 @@ import type { Server } from 'restify'
 import { TokenStore } from '../model/auth/tokens.ts'
 import type { Config } from '../model/config.ts'
 import type { Logger } from '../model/log.ts'
-import { loadRegistry } from '../model/registryFile.ts'
 import { openModel, type Model } from '../model/runtime.ts'
 import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
 import type { GatewayDeps } from './deps.ts'
@@ -23,7 +22,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   const redis = connectForRequests(config, 'svc-gateway')
   const queueConnection = connectForQueues(config, 'svc-gateway-queue')
   // The gateway admits writes, so it alone applies UNKNOWN_ASPECTS; workers store whatever it admitted.
-  const model = await openModel(config, redis, { registry: loadRegistry(config.registryFile, config.namespace, { unknownAspects: config.unknownAspects }) })
+  const model = await openModel(config, redis)
   const queueWriter = new QueueWriter(config, queueConnection, model.keys)
   await queueWriter.ready()
   const writer = withReferenceCleanup(queueWriter, model)

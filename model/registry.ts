@@ -29,6 +29,8 @@ export type UnknownAspectPolicy = 'refuse' | 'store'
 export interface RegistryOptions {
   /** `refuse` (default): 400 UNKNOWN_ASPECT. `store`: stored, versioned, returned and logged, never indexed. */
   unknownAspects?: UnknownAspectPolicy
+  /** The deployment's names (urn scheme word, record package, protocol header); canonical `svc` by default. */
+  namespace?: Namespace
 }
 
 /** A name an unknown aspect may have: upstream's aspect names are identifiers. */
@@ -60,9 +62,9 @@ export class Registry {
   readonly unknownAspects: UnknownAspectPolicy
   private readonly opaque = new Map<string, AspectSpec>()
 
-  constructor(aspects: readonly AspectSpec[], entities: readonly EntitySpec[], namespace: Namespace = CANONICAL_NAMESPACE, options: RegistryOptions = {}) {
-    this.namespace = namespace
-    this.urnPrefix = urnPrefixOf(namespace)
+  constructor(aspects: readonly AspectSpec[], entities: readonly EntitySpec[], options: RegistryOptions = {}) {
+    this.namespace = options.namespace ?? CANONICAL_NAMESPACE
+    this.urnPrefix = urnPrefixOf(this.namespace)
     this.unknownAspects = options.unknownAspects ?? 'refuse'
     for (const aspect of aspects) {
       this.aspectByName.set(aspect.name, aspect)
@@ -234,14 +236,14 @@ export class Registry {
 
 /**
  * The registry of the built-in model, extended by `extra` aspects and entities (from a registry file), in
- * `namespace`: canonical record names, snapshot names and the names inside schemas (union members such as
+ * `options.namespace`: canonical record names, snapshot names and the names inside schemas (union members such as
  * `com.svc.schema.StringType`) are translated to it here, once.
  */
 export function buildRegistry(
   extra: { aspects?: AspectSpec[]; entities?: EntitySpec[]; extend?: { entity: string; aspects: string[] }[] } = {},
-  namespace: Namespace = CANONICAL_NAMESPACE,
   options: RegistryOptions = {},
 ): Registry {
+  const namespace = options.namespace ?? CANONICAL_NAMESPACE
   const aspects = [...BUILTIN_ASPECTS, ...(extra.aspects ?? [])]
     .map((a) => ({ ...a, recordName: translateName(namespace, a.recordName), schema: translateJson(namespace, a.schema) }))
   const entities = [...BUILTIN_ENTITIES, ...(extra.entities ?? [])]
@@ -257,5 +259,5 @@ export function buildRegistry(
     if (!entity) throw new Error(`registry: extend names unknown entity ${ext.entity}`)
     entity.aspects.push(...ext.aspects.filter((a) => !entity.aspects.includes(a)))
   }
-  return new Registry(aspects, entities, namespace, options)
+  return new Registry(aspects, entities, options)
 }

@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs'
 import { Type, type TSchema } from 'typebox'
 import type { AspectSpec } from './aspects/aspect.ts'
 import type { EntitySpec } from './entities.ts'
-import { CANONICAL_NAMESPACE, type Namespace } from './namespace.ts'
+import type { Config } from './config.ts'
 import { buildRegistry, type Registry, type RegistryOptions } from './registry.ts'
 import { problems } from './validate.ts'
 
@@ -34,11 +34,11 @@ const RegistryFile = Type.Object({
 })
 
 /**
- * The built-in registry in `namespace`, extended by the file at `path` when one is given (its names may be written
- * canonically, `com.svc.` / `urn:svc:`, or in the namespace). Throws on a malformed file.
+ * The built-in registry in `options.namespace`, extended by the file at `path` when one is given (its names may be
+ * written canonically, `com.svc.` / `urn:svc:`, or in the namespace). Throws on a malformed file.
  */
-export function loadRegistry(path: string, namespace: Namespace = CANONICAL_NAMESPACE, options: RegistryOptions = {}): Registry {
-  if (!path) return buildRegistry({}, namespace, options)
+export function loadRegistry(path: string, options: RegistryOptions = {}): Registry {
+  if (!path) return buildRegistry({}, options)
   const raw: unknown = JSON.parse(readFileSync(path, 'utf8'))
   const found = problems(RegistryFile, raw)
   if (found.length > 0) throw new Error(`registry file ${path}: ${found.map((d) => `${d.path} ${d.message}`).join('; ')}`)
@@ -53,5 +53,10 @@ export function loadRegistry(path: string, namespace: Namespace = CANONICAL_NAME
   const entities: EntitySpec[] = (file.entities ?? []).map((e) => ({
     ...e, snapshot: e.snapshot ?? `com.svc.metadata.snapshot.${e.name[0]!.toUpperCase()}${e.name.slice(1)}Snapshot`,
   }))
-  return buildRegistry({ aspects, entities, extend: file.extend }, namespace, options)
+  return buildRegistry({ aspects, entities, extend: file.extend }, options)
+}
+
+/** The registry a deployment runs with: its registry file, namespace and unknown-aspect policy. */
+export function registryOf(config: Pick<Config, 'registryFile' | 'namespace' | 'unknownAspects'>): Registry {
+  return loadRegistry(config.registryFile, { namespace: config.namespace, unknownAspects: config.unknownAspects })
 }

@@ -4,7 +4,7 @@
  */
 import type { Config } from './config.ts'
 import type { Registry } from './registry.ts'
-import { loadRegistry } from './registryFile.ts'
+import { registryOf } from './registryFile.ts'
 import type { SearchEngine } from './search/engine.ts'
 import { selectEngine } from './search/select.ts'
 import { SearchService } from './search/service.ts'
@@ -42,7 +42,7 @@ export interface OpenOptions {
 
 /** Opens the model on `redis` (the registry file and engine choice come from `config`). */
 export async function openModel(config: Config, redis: RedisClient, options: OpenOptions = {}): Promise<Model> {
-  const registry = options.registry ?? loadRegistry(config.registryFile, config.namespace)
+  const registry = options.registry ?? registryOf(config)
   const keys = new Keys(config.keyPrefix, config.shards)
   if (options.checkLayout !== false) await ensureLayout(redis, keys)
   const engine = await selectEngine(config, redis, registry, keys)

@@ -62,7 +62,15 @@ export function openApiPath(route: Pick<RouteSpec, 'path' | 'action' | 'paramete
   return route.action ? `${path}?action=${route.action}` : path
 }
 
-function operation(route: RouteSpec): Json {
+/**
+ * Who needs a token, as the running service decides it: admin routes always; read and write routes only with
+ * AUTH_ENABLED (so the docs page shows a lock exactly where a token is needed); public routes never.
+ */
+function needsToken(route: RouteSpec, authEnabled: boolean): boolean {
+  return route.scope === 'admin' || (route.scope !== 'public' && authEnabled)
+}
+
+function operation(route: RouteSpec, authEnabled: boolean): Json {
   const wildcard = route.path.endsWith('*')
   const declared = route.parameters ?? []
   const parameters = declared.map((p) => ({
@@ -82,12 +90,14 @@ function operation(route: RouteSpec): Json {
     operationId: [route.method.toLowerCase(), ...route.path.split('/').filter(Boolean).map((s) => (s === '*' ? pathParamOf(route) : s)), route.action].filter(Boolean).join('_'),
     summary: route.summary,
     tags: [route.path.split('/')[1] ?? ''],
-    description: [`Token scope: ${route.scope}.`, route.aliases?.length ? `Also at: ${route.aliases.join(', ')}.` : ''].filter(Boolean).join(' '),
+    description: [
+      route.scope === 'public' ? 'No token needed.' : needsToken(route, authEnabled) ? `Needs a bearer token of scope ${route.scope} or more.` : `No token needed here (authentication is off); with AUTH_ENABLED=true: a token of scope ${route.scope} or more.`,
+      route.aliases?.length ? `Also at: ${route.aliases.join(', ')}.` : '',
+    ].filter(Boolean).join(' '),
     parameters,
     responses: { 200: response, 400: errorResponse('Invalid request'), default: errorResponse('Error (same body shape for every status)') },
   }
-  if (route.scope === 'admin') op.security = [{ bearerAuth: [] }]
-  if (route.scope === 'public') op.security = []
+  op.security = needsToken(route, authEnabled) ? [{ bearerAuth: [] }] : []
   if (route.body) {
     const content: Json = { schema: route.requestSchema ? cleanSchema(route.requestSchema) : {} }
     if (route.example?.request !== undefined) content.example = route.example.request
@@ -96,15 +106,18 @@ function operation(route: RouteSpec): Json {
   return op
 }
 
-/** Builds the OpenAPI 3.1 document of `routes` (pure; throws when two routes would share a path key and method). */
-export function openApiDocument(routes: RouteSpec[], info: OpenApiInfo): Json {
+/**
+ * Builds the OpenAPI 3.1 document of `routes` for a service with or without AUTH_ENABLED (pure; throws when two
+ * routes would share a path key and method).
+ */
+export function openApiDocument(routes: RouteSpec[], info: OpenApiInfo, options: { authEnabled?: boolean } = {}): Json {
   const paths: Record<string, Json> = {}
   for (const route of routes) {
     const key = openApiPath(route)
     const method = route.method.toLowerCase()
     const item = (paths[key] ??= {})
     if (item[method]) throw new Error(`two routes document ${route.method} ${key}`)
-    item[method] = operation(route)
+    item[method] = operation(route, options.authEnabled ?? false)
   }
   return {
     openapi: '3.1.0',
@@ -114,7 +127,5 @@ export function openApiDocument(routes: RouteSpec[], info: OpenApiInfo): Json {
       schemas: { Error: ERROR_SCHEMA },
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <token>' } },
     },
-    // Optional globally: no token, or a bearer token. Admin routes require one (their own `security`).
-    security: [{}, { bearerAuth: [] }],
   }
 }

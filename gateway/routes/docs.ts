@@ -58,9 +58,10 @@ export function docsRoutes(deps: GatewayDeps, apiRoutes: RouteSpec[]): RouteSpec
   const document = JSON.stringify(translateJson(ns, openApiDocument(apiRoutes, {
     title: 'svc-catalog',
     version: '0.1.0',
-    description: 'Metadata catalog: entities described by versioned aspects. Errors share one body shape: {status, code, message, details}. '
+    description: 'Metadata catalog: entities described by versioned aspects. This document is the API reference; the README explains the ' +
+      'decisions behind it. Errors share one body shape: {status, code, message, details}. '
       + `Urns are urn:${ns.urn}:..., record names ${ns.record}.*; clients send ${ns.protocolHeader}: 2.0.0.`,
-  })))
+  }, { authEnabled: deps.model?.config?.authEnabled ?? false })))
   const files = swaggerAssets()
   const docs: RouteSpec[] = [
     {

@@ -1,4 +1,4 @@
-/** Route 10 (`GET /relationships`) and, beyond the spec, `GET /lineage` (multi-hop impact analysis). */
+/** Route 10 (`GET /relationships`) and, beyond the 12 core routes, `GET /lineage` (multi-hop impact analysis). */
 import { fail } from '../../model/errors.ts'
 import { lineageHop, walkLineage, type LineageDirection, type LineageReads } from '../../model/lineage.ts'
 import type { Direction } from '../../model/store/edgeStore.ts'

@@ -5,7 +5,7 @@
 import { loadConfig } from '../../model/config.ts'
 import { CatalogError } from '../../model/errors.ts'
 import type { Registry } from '../../model/registry.ts'
-import { loadRegistry } from '../../model/registryFile.ts'
+import { registryOf } from '../../model/registryFile.ts'
 import { parseUrn } from '../../model/urn.ts'
 import { parse, UsageError } from './args.ts'
 import { apiTarget, callApi, describeError } from './http.ts'
@@ -26,7 +26,7 @@ export function hardDeleteProposal(registry: Registry, urn: string): Record<stri
 /** Runs the command; answers the exit code. */
 export async function run(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, { url: { type: 'string' }, token: { type: 'string' } }, { min: 1, max: 1, name: '<urn>' })
-  const proposal = hardDeleteProposal(loadRegistry(loadConfig().registryFile, loadConfig().namespace), positionals[0]!)
+  const proposal = hardDeleteProposal(registryOf(loadConfig()), positionals[0]!)
   const res = await callApi(apiTarget(values), 'POST', '/aspects?action=ingestProposal', { proposal })
   if (res.status !== 200) {
     process.stderr.write(`delete failed: ${describeError(res)}\n`)

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { loadConfig } from '../../model/config.ts'
-import { loadRegistry } from '../../model/registryFile.ts'
+import { registryOf } from '../../model/registryFile.ts'
 import { parse, positiveInt, UsageError } from './args.ts'
 import { batchesOf } from './batches.ts'
 import { apiTarget, callApi, describeError, type ApiTarget } from './http.ts'
@@ -60,7 +60,7 @@ export async function run(argv: string[]): Promise<number> {
   }, { min: 1, max: Infinity, name: '<file>' })
   const size = positiveInt(values.batch, 'batch', 1000)
   const target = apiTarget(values)
-  const registry = loadRegistry(loadConfig().registryFile, loadConfig().namespace)
+  const registry = registryOf(loadConfig())
 
   const outcomes: Outcome[] = []
   const units: Unit[] = []

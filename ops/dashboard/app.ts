@@ -39,12 +39,21 @@ function requireAdmin(config: Config, tokens: TokenStore) {
   }
 }
 
+/**
+ * The name the dashboard shows for a partition's queue: its number zero-padded to the widest partition number
+ * (`ingest-01` of 16), so that the dashboard's alphabetical order is the numeric one (not ingest-0, 1, 10, 11...).
+ * Pure.
+ */
+export function partitionLabel(partition: number, partitions: number): string {
+  return `ingest-${String(partition).padStart(String(Math.max(partitions - 1, 0)).length, '0')}`
+}
+
 /** Builds the dashboard app over the partition queues; close the returned queues when done. */
 export function buildDashboard(config: Config, connection: RedisClient, keys: Keys, tokens: TokenStore): { app: Express; queues: Queue[] } {
   const queues = Array.from({ length: config.partitions }, (_, p) => new Queue(queueName(p), { connection, prefix: keys.queuePrefix() }))
   const serverAdapter = new ExpressAdapter()
   serverAdapter.setBasePath(DASHBOARD_PATH)
-  createBullBoard({ queues: queues.map((q) => new BullMQAdapter(q)), serverAdapter, options: { uiConfig: { boardTitle: 'svc write queues' } } })
+  createBullBoard({ queues: queues.map((q, p) => new BullMQAdapter(q, { displayName: partitionLabel(p, config.partitions) })), serverAdapter, options: { uiConfig: { boardTitle: 'svc write queues' } } })
   const app = express()
   app.get('/health', (_req, res) => { res.json({ status: 'ok' }) })
   app.get('/', (_req, res) => { res.redirect(DASHBOARD_PATH) })

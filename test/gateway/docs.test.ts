@@ -37,7 +37,11 @@ t('pure: actions become path keys, wildcards {urn}, custom keywords go', () => {
   const one = doc.paths['/things/{urn}'].get
   assert.equal(one.parameters.map((p: any) => [p.name, p.in, p.required]), [['urn', 'path', true]])
   assert.equal(one.responses[200].content['application/json'].schema.properties.urn, { type: 'string' })
-  assert.equal(doc.security, [{}, { bearerAuth: [] }])
+  assert.is(doc.security, undefined, 'no global security: a lock shows only where a token is needed')
+  assert.equal(find.security, [], 'read routes need no token while authentication is off')
+  const withAuth = openApiDocument(fake, { title: 'x', version: '1' }, { authEnabled: true }) as any
+  assert.equal(withAuth.paths['/things?action=find'].post.security, [{ bearerAuth: [] }])
+  assert.equal(withAuth.paths['/things?action=make'].post.security, [{ bearerAuth: [] }])
   assert.equal(doc.components.securitySchemes.bearerAuth, { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <token>' })
   assert.equal(doc.components.schemas.Error.required, ['status', 'code', 'message', 'details'])
   assert.throws(() => openApiDocument([fake[0]!, fake[0]!], { title: 'x', version: '1' }), /two routes/)
@@ -134,6 +138,11 @@ browserTest('the page lists the routes and executes a search', async ({ svc }) =
     const body = await op.locator('.live-responses-table .response-col_description pre').first().innerText()
     for (const urn of datasets) assert.ok(body.includes(urn), `${urn} in the response panel`)
     assert.equal(outside, [], 'the page fetches nothing outside the service')
+
+    // Authentication is off here: a lock only on the admin routes (which always need a token).
+    assert.is(await page.locator('.opblock', { has: search }).locator('.authorization__btn').count(), 0, 'no lock on search')
+    const admin = page.locator('.opblock', { has: page.locator('.opblock-summary-path[data-path="/operations?action=restoreIndices"]') })
+    assert.ok(await admin.locator('.authorization__btn').count() > 0, 'a lock on restoreIndices')
 
     await screenshot(page, 'docs.png')
   } finally {

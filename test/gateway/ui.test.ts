@@ -183,8 +183,7 @@ browserTest('search: suggestions while typing, results across types, a facet nar
   await page.getByText('Filter conditions').click()
   await page.getByLabel('Field').selectOption('origin')
   await page.getByLabel('Condition').selectOption('EQUAL')
-  // The field list may hold a field named like the label (glossary terms' `values`): the text box by its role.
-  await page.getByRole('textbox', { name: 'Value' }).fill('DEV')
+  await page.getByLabel('Value', { exact: true }).fill('DEV')
   await page.getByRole('button', { name: 'Add condition' }).click()
   await page.getByText('No results').waitFor({ timeout: 10_000 })
   await page.getByRole('button', { name: /Remove filter origin/ }).click()
@@ -338,31 +337,31 @@ b.run()
 // ---------------------------------------------------------------------------------------------------------------
 
 const r = suite<{ svc: TestService; browser: Browser }>('ui: an entity type from a registry file, no UI change')
-const MODEL = 'urn:svc:churnModel:churn_predictor'
+const MODEL = 'urn:svc:forecastModel:churn_predictor'
 r.before(async (ctx) => {
   const file = join(mkdtempSync(join(tmpdir(), 'ui-registry-')), 'registry.json')
   writeFileSync(file, JSON.stringify({
     aspects: [
-      { name: 'churnModelKey', recordName: 'com.acme.ChurnModelKey', schema: { type: 'object', properties: { name: { type: 'string', minLength: 1, searchable: { field: 'name', type: 'TEXT', boost: 10, autocomplete: true } } }, required: ['name'] } },
-      { name: 'churnModelProperties', recordName: 'com.acme.ChurnModelProperties', schema: { type: 'object', properties: {
+      { name: 'forecastModelKey', recordName: 'com.acme.ForecastModelKey', schema: { type: 'object', properties: { name: { type: 'string', minLength: 1, searchable: { field: 'name', type: 'TEXT', boost: 10, autocomplete: true } } }, required: ['name'] } },
+      { name: 'forecastModelProperties', recordName: 'com.acme.ForecastModelProperties', schema: { type: 'object', properties: {
         description: { type: 'string', searchable: { field: 'description', type: 'TEXT' } },
         framework: { type: 'string', searchable: { field: 'framework', type: 'KEYWORD', facet: true } },
         hyperParameters: { type: 'object', patternProperties: { '^.*$': { type: 'string' } } },
       } } },
-      { name: 'churnModelMetrics', recordName: 'com.acme.ChurnModelMetrics', timeseries: true, schema: { type: 'object', properties: {
+      { name: 'forecastModelMetrics', recordName: 'com.acme.ForecastModelMetrics', timeseries: true, schema: { type: 'object', properties: {
         timestampMillis: { type: 'integer', minimum: 0 }, accuracy: { type: 'number' },
       }, required: ['timestampMillis'] } },
     ],
-    entities: [{ name: 'churnModel', keyAspect: 'churnModelKey', keyFields: ['name'], aspects: ['churnModelProperties', 'churnModelMetrics', 'ownership', 'status'] }],
+    entities: [{ name: 'forecastModel', keyAspect: 'forecastModelKey', keyFields: ['name'], aspects: ['forecastModelProperties', 'forecastModelMetrics', 'ownership', 'status'] }],
   }))
   ctx.svc = await startService({ registryFile: file })
   const write = (aspectName: string, value: unknown) => ctx.svc.call('POST', '/aspects?action=ingestProposal', {
-    proposal: { entityType: 'churnModel', entityUrn: MODEL, changeType: 'UPSERT', aspectName, aspect: { contentType: 'application/json', value: JSON.stringify(value) } },
+    proposal: { entityType: 'forecastModel', entityUrn: MODEL, changeType: 'UPSERT', aspectName, aspect: { contentType: 'application/json', value: JSON.stringify(value) } },
   })
-  assert.is((await write('churnModelProperties', { description: 'Predicts which customers leave', framework: 'xgboost', hyperParameters: { depth: '6' } })).status, 200)
+  assert.is((await write('forecastModelProperties', { description: 'Predicts which customers leave', framework: 'xgboost', hyperParameters: { depth: '6' } })).status, 200)
   assert.is((await write('ownership', { owners: [{ owner: 'urn:svc:corpuser:jdoe', type: 'DATAOWNER' }] })).status, 200)
   for (const [day, accuracy] of [[1, 0.81], [2, 0.83], [3, 0.86]] as const) {
-    assert.is((await write('churnModelMetrics', { timestampMillis: Date.UTC(2026, 0, day), accuracy })).status, 200)
+    assert.is((await write('forecastModelMetrics', { timestampMillis: Date.UTC(2026, 0, day), accuracy })).status, 200)
   }
   ctx.browser = await launchChromium()
 })
@@ -377,7 +376,7 @@ registryTest('search, facet, suggestion, entity page and chart for the new type'
   const { page, errors } = await openPage(browser, svc.url)
   await page.goto(`${svc.url}/`)
   await settled(page)
-  assert.ok(await page.locator('fieldset.facet', { hasText: 'Entity type' }).getByText('Churn model').isVisible())
+  assert.ok(await page.locator('fieldset.facet', { hasText: 'Entity type' }).getByText('Forecast model').isVisible())
   await page.getByRole('combobox', { name: 'Search the catalogue' }).pressSequentially('churn', { delay: 30 })
   await page.getByRole('option', { name: /churn_predictor/ }).click()
   await settled(page)
@@ -388,10 +387,10 @@ registryTest('search, facet, suggestion, entity page and chart for the new type'
   assert.ok((await page.locator('.result').innerText()).includes('Predicts which customers leave'))
   await page.getByRole('link', { name: 'churn_predictor' }).click()
   await page.getByRole('heading', { level: 1, name: 'churn_predictor' }).waitFor({ timeout: 10_000 })
-  const properties = page.locator('section.aspect[data-aspect="churnModelProperties"]')
+  const properties = page.locator('section.aspect[data-aspect="forecastModelProperties"]')
   assert.match(await properties.innerText(), /Framework\s+xgboost/)
   assert.match(await properties.innerText(), /Depth\s+6/)
-  await page.locator('.timeseries[data-aspect="churnModelMetrics"] .chart canvas').waitFor({ timeout: 10_000 })
+  await page.locator('.timeseries[data-aspect="forecastModelMetrics"] .chart canvas').waitFor({ timeout: 10_000 })
   assert.ok(await page.getByRole('img', { name: /Accuracy over time, 3 points/ }).isVisible())
   assert.equal(errors, [])
   await page.close()

@@ -233,7 +233,7 @@ for (const ns of [UPSTREAM_NAMESPACE, CANONICAL_NAMESPACE]) {
   })
 
   t('connector golden files go through ingestProposalBatch and read back', async ({ svc, call }) => {
-    const registry = loadRegistry('', ns)
+    const registry = loadRegistry('', { namespace: ns })
     const skipped = new Map<string, number>()
     let checked = 0
     for (const file of readdirSync(CONNECTORS).filter((f) => f.endsWith('.json')).sort()) {

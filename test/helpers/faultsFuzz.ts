@@ -1,9 +1,10 @@
 /**
- * The fuzzer's requests (fast-check arbitraries) for every route of SPEC.md. Writes are always invalid, so the
- * store must stay unchanged; reads may be valid by chance (a search), which is fine. Invalid means what SPEC.md
- * and SEMANTICS.md call invalid, not what the service happens to refuse: an urn is hostile when the service's own
- * parser refuses it or when it holds a lone surrogate (no Redis key can hold one: Node writes U+FFFD instead,
- * so two urns would share one entity); a body is malformed when it is not UTF-8 (JSON text must be).
+ * The fuzzer's requests (fast-check arbitraries) for every route of the API. Writes are always invalid, so the
+ * store must stay unchanged; reads may be valid by chance (a search), which is fine. Invalid means what the API
+ * reference (the served OpenAPI document, the README's decisions) calls invalid, not what the service happens to
+ * refuse: an urn is hostile when the service's own parser refuses it or when it holds a lone surrogate (no Redis
+ * key can hold one: Node writes U+FFFD instead, so two urns would share one entity); a body is malformed when it
+ * is not UTF-8 (JSON text must be).
  */
 import fc from 'fast-check'
 import { RestoreBody, RollbackBody } from '../../gateway/routes/operations.ts'

@@ -7,7 +7,7 @@ import { buildRegistry } from '../../model/registry.ts'
 import { parseUrn } from '../../model/urn.ts'
 
 const refusing = buildRegistry()
-const storing = buildRegistry({}, undefined, { unknownAspects: 'store' })
+const storing = buildRegistry({}, { unknownAspects: 'store' })
 const code = (f: () => unknown): string => {
   try {
     f()

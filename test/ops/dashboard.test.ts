@@ -6,6 +6,7 @@ import { TokenStore } from '../../model/auth/tokens.ts'
 import { createLogger } from '../../model/log.ts'
 import { queueName } from '../../model/jobs.ts'
 import { startDashboard, type RunningDashboard } from '../../ops/dashboard/start.ts'
+import { partitionLabel } from '../../ops/dashboard/app.ts'
 import { browserAvailable, launchChromium, screenshot } from '../helpers/browser.ts'
 import { startService, type TestService } from '../helpers/service.ts'
 
@@ -23,6 +24,15 @@ t.before(async (ctx) => {
 t.after(async (ctx) => {
   await ctx.dashboard.close()
   await ctx.svc.close()
+})
+
+t('partitions are labelled so that alphabetical order is numeric order', () => {
+  const labels = Array.from({ length: 16 }, (_, p) => partitionLabel(p, 16))
+  assert.is(labels[1], 'ingest-01')
+  assert.is(labels[15], 'ingest-15')
+  assert.equal([...labels].sort((a, b) => a.localeCompare(b)), labels)
+  assert.is(partitionLabel(3, 4), 'ingest-3')
+  assert.is(partitionLabel(7, 100), 'ingest-07')
 })
 
 const basic = (token: string) => `Basic ${Buffer.from(`admin:${token}`).toString('base64')}`
@@ -43,7 +53,7 @@ browserTest('the page lists every partition queue, shows a failed job\'s error a
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, httpCredentials: { username: 'admin', password: token } })
     await page.goto(dashboard.url)
-    for (let p = 0; p < svc.config.partitions; p++) await page.getByText(queueName(p), { exact: true }).first().waitFor({ timeout: 30_000 })
+    for (let p = 0; p < svc.config.partitions; p++) await page.getByText(partitionLabel(p, svc.config.partitions), { exact: true }).first().waitFor({ timeout: 30_000 })
     await page.goto(`${dashboard.url}/queue/${queueName(1)}?status=failed`)
     await page.getByText(/does not parse|invalid urn|not-a-urn/i).first().waitFor({ timeout: 30_000 })
     await screenshot(page, 'dashboard.png')

@@ -32,7 +32,7 @@ t('no test or test helper names the README\'s screenshot folder', () => {
 
 t('npm run screenshots refreshes the README\'s pictures', () => {
   const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
-  assert.is(manifest.scripts.screenshots, 'node ops/docs/screenshots.ts')
+  assert.match(manifest.scripts.screenshots, /^node ops\/docs\/screenshots\.ts( |$)/)
   const script = readFileSync(join(ROOT, 'ops/docs/screenshots.ts'), 'utf8')
   const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
   for (const picture of ['docs.png', 'dashboard.png']) {
