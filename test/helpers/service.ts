@@ -39,7 +39,7 @@ export function testSearchTarget(): Pick<Config, 'redisUrl' | 'redisCluster' | '
 export function redisEnv(config: Config): Record<string, string> {
   return {
     REDIS_URL: config.redisUrl, REDIS_CLUSTER: config.redisCluster.join(','), SHARDS: String(config.shards),
-    KEY_PREFIX: config.keyPrefix, PARTITIONS: String(config.partitions),
+    KEY_PREFIX: config.keyPrefix, PARTITIONS: String(config.partitions), SEARCH_ENGINE: config.searchEngine,
   }
 }
 
