@@ -68,7 +68,8 @@ export class RediSearchEngine implements SearchEngine {
         const schema = this.schemaOf(shard, entity)
         const exists = await this.conn.raw(schema.indexName, ['FT.INFO', schema.indexName]).then(() => true, () => false)
         if (!exists) await this.conn.raw(schema.indexHashName, ['DEL', schema.indexHashName], false)
-        await om.fetchRepository(schema).createIndex()
+        // Another process starting at the same time may create it first: that is success too.
+        await om.fetchRepository(schema).createIndex().catch((err: Error) => { if (!/already exists/i.test(err.message)) throw err })
       }
     }
   }
