@@ -4,8 +4,7 @@
  * redis-om schemas (redis-om drops and recreates an index whose schema changed); queries use @redis/search.
  */
 import { createClient, type RedisClientType } from '@redis/client'
-import searchModule, { AggregateSteps, AggregateGroupByReducers } from '@redis/search'
-import type { AggregateOptions } from '@redis/search/dist/commands/AGGREGATE.js'
+import searchModule from '@redis/search'
 import { Client as OmClient, Schema, type SchemaDefinition } from 'redis-om'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
@@ -14,12 +13,14 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { SearchEngine } from '../engine.ts'
 import { matchSuggestion, normalizeSuggestion, rankSuggestions } from '../suggest.ts'
-import type { AutocompleteQuery, Criterion, Facet, SearchHits, SearchQuery } from '../types.ts'
+import type { AutocompleteQuery, Criterion, SearchHits, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, facetField, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
+import { canonicalJson } from '../../derive/canonical.ts'
+import { companionOps, companionPatterns, facetFieldNames, liveKey } from './companions.ts'
+import { MAX_FACET_VALUES, searchShard } from './shard.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery, tagMatches } from './query.ts'
 
-const MAX_FACET_VALUES = 200
 const AUTOCOMPLETE_SCAN = 200
 
 // @redis/search is CommonJS: its commands are the `default` of the module object Node hands to ESM.
@@ -72,17 +73,20 @@ export class RediSearchEngine implements SearchEngine {
   }
 
   purgeOps(entity: EntitySpec, urn: string): Op[] {
-    return [['DEL', this.keys.doc(entity.name, urn)]]
+    return [['DEL', this.keys.doc(entity.name, urn)], ['ZREM', liveKey(this.keys.searchIndex(entity.name)), urn]]
   }
 
   indexKeyPatterns(): string[] {
-    return [`${this.keys.prefix}doc:*`]
+    return [`${this.keys.prefix}doc:*`, ...companionPatterns(this.keys.searchIndex(''))]
   }
 
   documentOps(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
     const key = this.keys.doc(entity.name, urn)
-    if (!after) return before ? [['DEL', key]] : []
-    return [['DEL', key], ['HSET', key, ...Object.entries(documentHash(this.registry, entity, after)).flat()]]
+    // issue 15: an unchanged document is not re-indexed; companions (companions.ts) move with the document.
+    if (before && after && canonicalJson(before.fields) === canonicalJson(after.fields)) return []
+    const companions = companionOps(this.keys.searchIndex(entity.name), facetFieldNames(this.registry, entity), urn, before, after)
+    if (!after) return before ? [['DEL', key], ...companions] : []
+    return [['DEL', key], ['HSET', key, ...Object.entries(documentHash(this.registry, entity, after)).flat()], ...companions]
   }
 
   /** Distinct values (lower-cased) of the tag fields the filter's string conditions need. */
@@ -100,57 +104,31 @@ export class RediSearchEngine implements SearchEngine {
     return filter === null ? null : searchQuery(text, filter)
   }
 
+  // ---- issue 15: search answered per index by shard.ts (ranking.ts, facets.ts, companions.ts) ----------------
   async search(q: SearchQuery): Promise<SearchHits> {
     const query = await this.query(q, q.text)
     if (query === null) return { total: 0, urns: [], facets: [] }
-    const index = this.keys.searchIndex(q.entity.name)
-    const prefix = this.keys.docPrefix(q.entity.name)
-    let total: number
-    let urns: string[]
-    if (q.text.kind === 'words') {
-      // Relevance, then urn: fetch the top start+count with scores and break ties by urn.
-      const reply = (await this.client.sendCommand(['FT.SEARCH', index, query, 'WITHSCORES', 'NOCONTENT', 'SCORER', 'DISMAX',
-        'LIMIT', '0', String(q.start + q.count), 'DIALECT', '2'])) as (string | number)[]
-      total = Number(reply[0])
-      const hits: { urn: string; score: number }[] = []
-      for (let i = 1; i < reply.length; i += 2) hits.push({ urn: String(reply[i]).slice(prefix.length), score: Number(reply[i + 1]) })
-      hits.sort((a, b) => b.score - a.score || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0))
-      urns = hits.slice(q.start, q.start + q.count).map((h) => h.urn)
-    } else {
-      const reply = await this.client.ft.search(index, query, {
-        SORTBY: { BY: 'urn', DIRECTION: 'ASC' }, LIMIT: { from: q.start, size: q.count }, RETURN: [], DIALECT: 2,
-      })
-      total = reply.total
-      urns = reply.documents.map((d) => d.id.slice(prefix.length))
-    }
-    return { total, urns, facets: total === 0 ? [] : await this.facets(q.entity, index, query) }
-  }
-
-  /**
-   * Facet counts: one GROUPBY per facet field over its sortable tag. A document with several values forms a group
-   * of their joined string, so each group's count is added to every value in it: exact per-value counts.
-   */
-  private async facets(entity: EntitySpec, index: string, query: string): Promise<Facet[]> {
-    const fields = [...this.registry.searchFields(entity).values()].filter((f) => f.facet)
-    return Promise.all(fields.map(async (field) => {
-      const options: AggregateOptions = {
-        STEPS: [{ type: AggregateSteps.GROUPBY, properties: `@${facetField(field.name)}`, REDUCE: { type: AggregateGroupByReducers.COUNT, AS: 'c' } }],
-        DIALECT: 2,
-      }
-      const reply = await this.client.ft.aggregate(index, query, options)
-      const aggregations: Record<string, number> = {}
-      for (const row of reply.results) {
-        const joined = row[facetField(field.name)] as string | null | undefined
-        if (!joined) continue
-        for (const value of new Set(joined.split(TAG_SEPARATOR))) {
-          const key = field.facetKey === 'id' ? urnId(value) : value
-          aggregations[key] = (aggregations[key] ?? 0) + Number(row.c)
+    const facets = facetFieldNames(this.registry, q.entity)
+    const answer = await searchShard(this.client, {
+      index: this.keys.searchIndex(q.entity.name), keyPrefix: this.keys.docPrefix(q.entity.name), query,
+      matchAll: query === '*', scored: q.text.kind === 'words', facets, window: q.start + q.count,
+    })
+    const fields = this.registry.searchFields(q.entity)
+    return {
+      total: answer.total,
+      urns: answer.hits.slice(q.start, q.start + q.count).map((h) => h.urn),
+      facets: answer.total === 0 ? [] : facets.map((name) => {
+        const aggregations: Record<string, number> = {}
+        for (const [value, n] of answer.facets.get(name) ?? []) {
+          const key = fields.get(name)?.facetKey === 'id' ? urnId(value) : value
+          aggregations[key] = (aggregations[key] ?? 0) + n
         }
-      }
-      const top = Object.entries(aggregations).sort((a, b) => b[1] - a[1]).slice(0, MAX_FACET_VALUES)
-      return { name: field.name, aggregations: Object.fromEntries(top) }
-    }))
+        const top = Object.entries(aggregations).sort((a, b) => b[1] - a[1]).slice(0, MAX_FACET_VALUES)
+        return { name, aggregations: Object.fromEntries(top) }
+      }),
+    }
   }
+  // ---- end issue 15 ---------------------------------------------------------------------------------------------
 
   async autocomplete(q: AutocompleteQuery): Promise<string[]> {
     const normalized = normalizeSuggestion(q.query)
