@@ -12,7 +12,10 @@ import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import type { Op } from '../../store/ops.ts'
-import { tagSafe } from './fields.ts'
+import { facetField, tagSafe, TAG_SEPARATOR } from './fields.ts'
+
+/** Field of the generation hash marking companions built for the documents that predate them. */
+const BUILT = 'companions'
 
 export const liveKey = (index: string): string => `${index}:live`
 export const generationKey = (index: string): string => `${index}:gen`
@@ -48,7 +51,7 @@ export function companionOps(index: string, facets: readonly string[], urn: stri
   return ops
 }
 
-/** What the companions answer for a match-all query: the count, the first `window` urns, facet counts. */
+/** What the companions answer for a match-all query: the count, urns `skip` to `window` - 1, facet counts. */
 export interface LiveAnswer {
   total: number
   urns: string[]
@@ -62,10 +65,10 @@ export interface Commands {
 }
 
 /** Match-all on one index: two pipelined round trips whatever the number of documents. */
-export async function matchAll(client: Commands, index: string, facets: readonly string[], window: number, maxValues: number): Promise<LiveAnswer> {
+export async function matchAll(client: Commands, index: string, facets: readonly string[], skip: number, window: number, maxValues: number): Promise<LiveAnswer> {
   const [total, urns, ...valueLists] = await Promise.all([
     client.sendCommand(['ZCARD', liveKey(index)]),
-    window > 0 ? client.sendCommand(['ZRANGE', liveKey(index), '0', String(window - 1)]) : Promise.resolve([]),
+    window > skip ? client.sendCommand(['ZRANGE', liveKey(index), String(skip), String(window - 1)]) : Promise.resolve([]),
     ...facets.map((f) => client.sendCommand(['ZRANGE', facetValuesKey(index, f), '0', String(maxValues - 1)])),
   ]) as [number, string[], ...string[][]]
   const counts = await Promise.all(facets.flatMap((f, i) => valueLists[i]!.map((v) => client.sendCommand(['SCARD', facetMembersKey(index, f, v)])))) as number[]
@@ -80,4 +83,35 @@ export async function matchAll(client: Commands, index: string, facets: readonly
     result.set(f, buckets)
   }
   return { total: Number(total), urns, facets: result }
+}
+
+/**
+ * Builds the companions of an index whose documents predate them (a store written before they existed): run at
+ * start-up, once per index (a marker in the generation hash says it was done). Every op is idempotent; a document removed while this
+ * runs may stay listed until `restore indices` restates it. Returns how many documents it listed.
+ */
+export async function backfillCompanions(client: Commands, index: string, keyPrefix: string, facets: readonly string[]): Promise<number> {
+  if (await client.sendCommand(['HGET', generationKey(index), BUILT])) return 0
+  let cursor = '0'
+  let listed = 0
+  do {
+    const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', '1000'])) as [string, string[]]
+    cursor = next
+    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, 'urn', ...facets.map(facetField)])))) as (string | null)[][]
+    const writes: Promise<unknown>[] = []
+    for (const [urn, ...values] of rows) {
+      if (!urn) continue
+      listed++
+      writes.push(client.sendCommand(['ZADD', liveKey(index), '0', urn]))
+      for (const [i, f] of facets.entries()) {
+        for (const v of new Set((values[i] ?? '').split(TAG_SEPARATOR).filter((x) => x !== ''))) {
+          writes.push(client.sendCommand(['SADD', facetMembersKey(index, f, v), urn]), client.sendCommand(['ZADD', facetValuesKey(index, f), '0', v]))
+        }
+      }
+    }
+    await Promise.all(writes)
+  } while (cursor !== '0')
+  await client.sendCommand(['HSET', generationKey(index), BUILT, '1'])
+  await client.sendCommand(['HINCRBY', generationKey(index), 'n', '1'])
+  return listed
 }

@@ -17,8 +17,9 @@ import type { AutocompleteQuery, Criterion, SearchHits, SearchQuery } from '../t
 import { urnId } from '../../urn.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, facetField, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
 import { canonicalJson } from '../../derive/canonical.ts'
-import { companionOps, companionPatterns, facetFieldNames, liveKey } from './companions.ts'
+import { backfillCompanions, companionOps, companionPatterns, facetFieldNames, liveKey } from './companions.ts'
 import { MAX_FACET_VALUES, searchShard } from './shard.ts'
+import { resolvedQuery, tagValues } from './tagValues.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery, tagMatches } from './query.ts'
 
 const AUTOCOMPLETE_SCAN = 200
@@ -69,6 +70,8 @@ export class RediSearchEngine implements SearchEngine {
       const exists = await this.client.ft.info(schema.indexName).then(() => true, () => false)
       if (!exists) await this.client.del(schema.indexHashName)
       await om.fetchRepository(schema).createIndex()
+      // issue 15: companions for documents written before they existed (once per index).
+      await backfillCompanions(this.client, schema.indexName, this.keys.docPrefix(entity.name), facetFieldNames(this.registry, entity))
     }
   }
 
@@ -93,15 +96,21 @@ export class RediSearchEngine implements SearchEngine {
   private async candidates(entity: EntitySpec, filter: Criterion[][]): Promise<(c: Criterion) => string[] | undefined> {
     const index = this.keys.searchIndex(entity.name)
     const needed = [...new Set(filter.flat().filter(needsCandidates).map((c) => c.field))]
-    const values = new Map(await Promise.all(needed.map(async (f) => [f, await this.client.ft.tagVals(index, f)] as const)))
+    const values = new Map(await Promise.all(needed.map(async (f) => [f, await tagValues(this.client, index, f)] as const)))
     return (c) => needsCandidates(c)
       ? (values.get(c.field) ?? []).filter((tag) => c.values.some((v) => tagMatches(c.condition, tag, v.toLowerCase())))
       : undefined
   }
 
   private async query(q: SearchQuery | AutocompleteQuery, text: SearchQuery['text']): Promise<string | null> {
-    const filter = filterClause(q.filter, await this.candidates(q.entity, q.filter))
-    return filter === null ? null : searchQuery(text, filter)
+    const build = async () => {
+      const filter = filterClause(q.filter, await this.candidates(q.entity, q.filter))
+      return filter === null ? null : searchQuery(text, filter)
+    }
+    // issue 15: a query whose filter is resolved against tag values is built once per generation (tagValues.ts).
+    return q.filter.flat().some(needsCandidates)
+      ? resolvedQuery(this.client, this.keys.searchIndex(q.entity.name), JSON.stringify([text, q.filter]), build)
+      : build()
   }
 
   // ---- issue 15: search answered per index by shard.ts (ranking.ts, facets.ts, companions.ts) ----------------
@@ -111,12 +120,12 @@ export class RediSearchEngine implements SearchEngine {
     const facets = facetFieldNames(this.registry, q.entity)
     const answer = await searchShard(this.client, {
       index: this.keys.searchIndex(q.entity.name), keyPrefix: this.keys.docPrefix(q.entity.name), query,
-      matchAll: query === '*', scored: q.text.kind === 'words', facets, window: q.start + q.count,
+      matchAll: query === '*', scored: q.text.kind === 'words', facets, window: q.start + q.count, skip: q.start,
     })
     const fields = this.registry.searchFields(q.entity)
     return {
       total: answer.total,
-      urns: answer.hits.slice(q.start, q.start + q.count).map((h) => h.urn),
+      urns: answer.hits.map((h) => h.urn),
       facets: answer.total === 0 ? [] : facets.map((name) => {
         const aggregations: Record<string, number> = {}
         for (const [value, n] of answer.facets.get(name) ?? []) {

@@ -19,7 +19,7 @@ import { rankedHits, type Hit } from './ranking.ts'
 /** Facet values reported per field at most. */
 export const MAX_FACET_VALUES = 200
 /** Windows larger than this are computed each time rather than remembered (they hold that many hits). */
-const MEMO_WINDOW = 2_000
+const MEMO_WINDOW = 20_000
 
 export interface ShardQuery {
   index: string
@@ -35,19 +35,22 @@ export interface ShardQuery {
   facets: readonly string[]
   /** How many of the first hits are needed (start + count). */
   window: number
+  /** Leading hits of the window the caller does not need (one index alone: `start`; a merge of shards: 0). */
+  skip?: number
 }
 
 export interface ShardAnswer {
   total: number
+  /** Hits `skip` to `window` - 1 of the order. */
   hits: Hit[]
   facets: FacetCounts
 }
 
-const memo = new GenerationMemo<ShardAnswer & { window: number }>()
+const memo = new GenerationMemo<ShardAnswer & { window: number }>((v) => 1 + v.hits.length)
 
 export async function searchShard(client: Commands, q: ShardQuery): Promise<ShardAnswer> {
   if (q.matchAll) {
-    const live = await matchAll(client, q.index, q.facets, q.window, MAX_FACET_VALUES)
+    const live = await matchAll(client, q.index, q.facets, q.skip ?? 0, q.window, MAX_FACET_VALUES)
     return { total: live.total, hits: live.urns.map((urn) => ({ urn, score: 0 })), facets: live.facets }
   }
   const compute = async () => {
@@ -56,8 +59,7 @@ export async function searchShard(client: Commands, q: ShardQuery): Promise<Shar
     return { ...ranked, facets, window: q.window }
   }
   if (q.window > MEMO_WINDOW) return compute()
-  const generation = await GenerationMemo.generation(client, q.index)
-  const key = `${q.index}\u0000${q.scored ? 1 : 0}\u0000${q.facets.join(',')}\u0000${q.query}`
-  const answer = await memo.get(key, generation, compute, (v) => v.window >= q.window || v.hits.length >= v.total)
-  return { total: answer.total, hits: answer.hits.slice(0, q.window), facets: answer.facets }
+  // The query string determines `scored` (words) and the index its facet fields: it is the key.
+  const answer = await memo.get(client, q.index, q.query, compute, (v) => v.window >= q.window || v.hits.length >= v.total)
+  return { total: answer.total, hits: answer.hits.slice(q.skip ?? 0, q.window), facets: answer.facets }
 }
