@@ -41,8 +41,9 @@ function parseScored(reply: unknown, keyPrefix: string): { total: number; hits: 
  * then has relevance 0 and the order is the urn's alone (one pass sorted by urn).
  */
 export async function rankedHits(client: Commands, index: string, keyPrefix: string, query: string, window: number, scored: boolean): Promise<Ranked> {
+  // TIMEOUT 0: the module's default (500 ms, then ON_TIMEOUT return) would cut a long pass short and rank a part.
   const search = (extra: string[], offset: number, size: number) => client.sendCommand(['FT.SEARCH', index, query, 'NOCONTENT',
-    ...extra, 'LIMIT', String(offset), String(size), 'DIALECT', '2'])
+    ...extra, 'LIMIT', String(offset), String(size), 'TIMEOUT', '0', 'DIALECT', '2'])
   if (!scored) {
     const r = (await search(['SORTBY', 'urn', 'ASC'], 0, window)) as (string | number)[]
     return { total: Number(r[0]), hits: r.slice(1).map((k) => ({ urn: String(k).slice(keyPrefix.length), score: 0 })) }
