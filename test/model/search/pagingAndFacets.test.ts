@@ -7,7 +7,8 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Config } from '../../../model/config.ts'
-import { startService, type TestService } from '../../helpers/service.ts'
+import { deleteKeys } from '../../helpers/store.ts'
+import { startService, tokenFor, type TestService } from '../../helpers/service.ts'
 
 const engines: { name: string; overrides: Partial<Config> }[] = [{ name: 'native', overrides: { searchEngine: 'native' } }]
 if (process.env.TEST_REDIS_SEARCH_URL) engines.push({ name: 'redisearch', overrides: { searchEngine: 'redisearch', redisUrl: process.env.TEST_REDIS_SEARCH_URL } })
@@ -110,6 +111,24 @@ for (const { name, overrides } of engines) {
     assert.is((await propose(svc, urn, 'globalTags', { tags: [] })).status, 200)
     assert.is(facet(await search(svc, 'zebra', 0, 10), 'tags'), undefined)
     assert.is(facet(await search(svc, '*', 0, 10), 'tags'), undefined)
+  })
+  test('restore indices brings back a lost index and its counts', async ({ svc }) => {
+    const before = await search(svc, '*', 0, 100)
+    const word = await search(svc, 'zebra', 0, 100)
+    // Everything the engine indexes (documents, postings, the redisearch companions) but the module's schema hash.
+    for (const pattern of name === 'native' ? ['ix:*', 'doc:*'] : ['doc:*', 'idx:*:live', 'idx:*:fv:*', 'idx:*:fvals:*']) {
+      await deleteKeys(svc.gateway.model.redis, svc.config.keyPrefix, pattern)
+    }
+    assert.is((await search(svc, '*', 0, 100)).numEntities, 0)
+    const admin = await tokenFor(svc, 'admin')
+    let start: number | null = 0
+    while (start !== null) {
+      const res = await svc.call('POST', '/operations?action=restoreIndices', { start, batchSize: 5 }, { authorization: `Bearer ${admin}` })
+      assert.is(res.status, 200, JSON.stringify(res.body))
+      start = res.body.value.result.nextStart
+    }
+    assert.equal(await search(svc, '*', 0, 100), before)
+    assert.equal(await search(svc, 'zebra', 0, 100), word)
   })
   test.run()
 }
