@@ -8,6 +8,12 @@
  * BENCH_APPENDFSYNC (everysec), BENCH_ENGINE (native), BENCH_PROFILE=1 (write --cpu-prof profiles),
  * BENCH_TOPOLOGY (standalone, or cluster: a local Redis Cluster of 3 masters, 16 shards; the stack baselines,
  * which measure one server, are left out). `npm run bench:cluster` runs both and writes their ratios.
+ * BENCH_REDIS_SERVER (the redis-server binary, e.g. a 7.4 build for RediSearch 2.10), REDISEARCH_MODULE (the module
+ * file, /opt/redisearch/redisearch.so), BENCH_SEARCH_ONLY=1 (load the catalogue, then only memory, search and
+ * autocomplete: what comparing engines and module versions needs), BENCH_KINDS (a regex of search kinds to run),
+ * BENCH_KIND_REPEAT (asks per kind at one client, 20), BENCH_C16_REQUESTS (requests per kind at 16 clients, 600).
+ * BENCH_OUT names the result files (ops/bench/results/<name>.md, .json). `npm run bench` runs this once per
+ * engine (sideBySide.ts).
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
@@ -20,6 +26,7 @@ import { bareBullmq, bareRestify, evalshaApply, rawPipelinedHset } from './basel
 import { BENCH_PLATFORMS, datasetMcps, datasetProposal, datasetUrn } from './data.ts'
 import { runLoad, send, type LoadResult } from './load.ts'
 import { startChild, type Child } from './processes.ts'
+import { measureSearchKinds, medianKinds, type KindResult } from './searchKinds.ts'
 import { median, percentile, round } from './stats.ts'
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
@@ -29,6 +36,7 @@ const FSYNC = (process.env.BENCH_APPENDFSYNC ?? 'everysec') as 'always' | 'every
 const ENGINE = process.env.BENCH_ENGINE ?? 'native'
 const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'cluster' ? 'cluster' : 'standalone'
 const MODULE = ENGINE === 'redisearch' ? process.env.REDISEARCH_MODULE ?? '/opt/redisearch/redisearch.so' : undefined
+const SEARCH_ONLY = process.env.BENCH_SEARCH_ONLY === '1'
 const ADMIN = 'svc_bench_admin_token'
 
 interface Row { figure: string; value: number; unit: string; p50?: number; p99?: number; baseline?: string; ratio?: number }
@@ -79,15 +87,23 @@ async function sequential(base: string, queries: { path: string; body: unknown }
 const redisUrlGiven = process.env.REDIS_URL
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
 const cluster = TOPOLOGY === 'cluster' ? await startRedisCluster({ masters: 3, replicas: 0, module: MODULE, appendOnly: true, appendFsync: FSYNC }) : undefined
-const embedded = redisUrlGiven || cluster ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, module: MODULE })
+const embedded = redisUrlGiven || cluster ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, binary: process.env.BENCH_REDIS_SERVER, module: MODULE })
 const redisUrl = redisUrlGiven ?? embedded?.url ?? ''
-/** Every master, for memory figures. */
+/** Every master, for memory and CPU figures; the first answers what the server and module are. */
 const masters = cluster ? (await cluster.masterPorts()).map((p) => new Redis(p, '127.0.0.1')) : [new Redis(redisUrl)]
+const redis = masters[0]!
 const where: Record<string, string> = cluster ? { REDIS_CLUSTER: cluster.seeds, SHARDS: '16' } : { REDIS_URL: redisUrl }
-log(`${cluster ? `redis cluster ${cluster.seeds} (3 masters, 16 shards)` : `redis ${redisUrl}`} (appendfsync ${FSYNC}), engine ${ENGINE}, ${WORKERS} worker process(es), ${DATASETS} datasets, ${ROUNDS} rounds`)
+// What the figures were measured on: the server's version and the search module's (MODULE LIST `ver`, e.g. 20637).
+const serverVersion = /redis_version:(\S+)/.exec(await redis.info('server'))?.[1] ?? '?'
+const modules = (await redis.call('MODULE', 'LIST')) as unknown[][]
+const searchVer = modules.map((m) => Object.fromEntries(Array.from({ length: m.length / 2 }, (_, i) => [String(m[2 * i]), m[2 * i + 1]]))).find((m) => m.name === 'search')?.ver
+const moduleVersion = searchVer === undefined ? undefined : `${Math.floor(Number(searchVer) / 10000)}.${Math.floor(Number(searchVer) / 100) % 100}.${Number(searchVer) % 100}`
+const ENGINE_NAME = ENGINE === 'redisearch' ? `redisearch (RediSearch ${moduleVersion ?? '?'})` : ENGINE
+log(`${cluster ? `redis cluster ${cluster.seeds} (3 masters, 16 shards)` : `redis ${redisUrl}`}, Redis ${serverVersion} (appendfsync ${FSYNC}), engine ${ENGINE_NAME}, ${WORKERS} worker process(es), ${DATASETS} datasets, ${ROUNDS} rounds`)
 
 // ---- baselines (the limits of one server's stack) ----------------------------------------------------------------
-const baselines = cluster ? undefined : {
+if (SEARCH_ONLY) log('search only: baselines, writes, entity reads, restore and ingest figures are skipped')
+const baselines = cluster || SEARCH_ONLY ? undefined : {
   hset: await rawPipelinedHset(redisUrl),
   eval: median(await Promise.all([0].map(() => evalshaApply(redisUrl, 64)))),
   bull: await bareBullmq(redisUrl, [1, 16, 64]),
@@ -117,7 +133,7 @@ const base = `http://127.0.0.1:${port}`
 // Synchronous proposals: every write is a new version of one of 5,000 datasets (apart from the loaded ones).
 const SYNC_OFFSET = 3 * DATASETS
 let revision = 1
-for (const clients of [1, 16, 64]) {
+for (const clients of SEARCH_ONLY ? [] : [1, 16, 64]) {
   const total = clients === 1 ? 1000 : clients === 16 ? 4000 : 8000
   const result = await rounds(ROUNDS, () => {
     const rev = revision++
@@ -150,7 +166,7 @@ const afterMemory = await usedMemory()
 record({ figure: 'Redis CPU per dataset first written in batches (queue and apply script, 4 aspects, every index entry)', value: ((afterCpu - beforeCpu) * 1e6) / DATASETS, unit: 'us' })
 log(`loaded ${DATASETS} datasets`)
 const rewriteRates: number[] = []
-for (let r = 1; r < ROUNDS; r++) rewriteRates.push(await batchLoad(0, Math.min(20_000, DATASETS), 100 + r))
+for (let r = 1; r < (SEARCH_ONLY ? 1 : ROUNDS); r++) rewriteRates.push(await batchLoad(0, Math.min(20_000, DATASETS), 100 + r))
 // A first write stores 4 aspects (key, browse paths, platform instance, the proposed one); a rewrite stores 1.
 record({ figure: `batch ingestProposalBatch, first writes of ${DATASETS} datasets, 1,000 per request`, value: batchRates[0]!, unit: 'proposals/s' })
 record({ figure: 'batch ingestProposalBatch, first writes: aspects stored', value: batchRates[0]! * 4, unit: 'aspects/s', ...versus(batchRates[0]! * 4, 'pipelined HSET', (b) => b.hset) })
@@ -158,10 +174,12 @@ if (rewriteRates.length > 0) record({ figure: 'batch ingestProposalBatch, new ve
 record({ figure: `Redis memory per dataset (${DATASETS} loaded: 4 aspects, index entries, change log; engine ${ENGINE})`, value: (afterMemory - beforeMemory) / DATASETS, unit: 'bytes' })
 
 // Reads.
-const v2 = await rounds(ROUNDS, () => runLoad(base, 64, 20_000, (i) => ({ method: 'GET', path: `/entitiesV2/${encodeURIComponent(datasetUrn((i * 7919) % DATASETS))}` })))
-record({ figure: 'GET /entitiesV2, 64 clients', value: v2.perSecond, unit: 'req/s', p50: v2.p50, p99: v2.p99, ...versus(v2.perSecond, 'bare Restify', (b) => b.restify.perSecond) })
-const versioned = await rounds(ROUNDS, () => runLoad(base, 64, 20_000, (i) => ({ method: 'GET', path: `/aspects/${encodeURIComponent(datasetUrn(i % 5000))}?aspect=datasetProperties&version=${i % 2}` })))
-record({ figure: 'GET /aspects?version=, 64 clients', value: versioned.perSecond, unit: 'req/s', p50: versioned.p50, p99: versioned.p99, ...versus(versioned.perSecond, 'bare Restify', (b) => b.restify.perSecond) })
+if (!SEARCH_ONLY) {
+  const v2 = await rounds(ROUNDS, () => runLoad(base, 64, 20_000, (i) => ({ method: 'GET', path: `/entitiesV2/${encodeURIComponent(datasetUrn((i * 7919) % DATASETS))}` })))
+  record({ figure: 'GET /entitiesV2, 64 clients', value: v2.perSecond, unit: 'req/s', p50: v2.p50, p99: v2.p99, ...versus(v2.perSecond, 'bare Restify', (b) => b.restify.perSecond) })
+  const versioned = await rounds(ROUNDS, () => runLoad(base, 64, 20_000, (i) => ({ method: 'GET', path: `/aspects/${encodeURIComponent(datasetUrn(i % 5000))}?aspect=datasetProperties&version=${i % 2}` })))
+  record({ figure: 'GET /aspects?version=, 64 clients', value: versioned.perSecond, unit: 'req/s', p50: versioned.p50, p99: versioned.p99, ...versus(versioned.perSecond, 'bare Restify', (b) => b.restify.perSecond) })
+}
 
 // Search, autocomplete, browse at DATASETS datasets.
 const S = '/entities?action=search'
@@ -177,6 +195,17 @@ const searchLat = await sequential(base, searches, 50 * ROUNDS)
 record({ figure: `search at ${DATASETS} datasets (6 query kinds)`, value: searchLat.p50, unit: 'ms p50', p50: searchLat.p50, p99: searchLat.p99 })
 record({ figure: `search at ${DATASETS} datasets: slowest kind's p50`, value: searchLat.worstP50, unit: 'ms' })
 record({ figure: `search at ${DATASETS} datasets: first time each query is asked (facet caches cold)`, value: searchLat.coldP50, unit: 'ms median' })
+// Per query kind: one client, then 16 (searchKinds.ts); the issue's goals are p50 < 20 ms at one client and, for
+// redisearch, at least a third of the native engine's throughput at 16 (sideBySide.ts puts the two side by side).
+const kindRounds: KindResult[][] = []
+for (let r = 0; r < ROUNDS; r++) kindRounds.push(await measureSearchKinds(base, DATASETS, Number(process.env.BENCH_KIND_REPEAT ?? 20), Number(process.env.BENCH_C16_REQUESTS ?? 600)))
+const kinds = medianKinds(kindRounds)
+for (const k of kinds) {
+  record({ figure: `search kind: ${k.kind}, 1 client`, value: k.p50, unit: 'ms p50', p50: k.p50, p99: k.p99 })
+  record({ figure: `search kind: ${k.kind}, 1 client, first ask`, value: k.coldMs, unit: 'ms' })
+  record({ figure: `search kind: ${k.kind}, 16 clients`, value: k.perSecond16, unit: 'req/s', p50: k.p50at16 })
+  if (k.errors) log(`  ${k.kind}: ${k.errors} errors`)
+}
 const A = '/entities?action=autocomplete'
 const acLat = await sequential(base, ['ord', 'orders cu', 'inv', 'sessions r', 'ledger'].map((query) => ({ path: A, body: { query, entity: 'dataset', limit: 10 } })), 50 * ROUNDS)
 record({ figure: `autocomplete at ${DATASETS} datasets`, value: acLat.p50, unit: 'ms p50', p50: acLat.p50, p99: acLat.p99 })
@@ -190,43 +219,45 @@ const B = '/entities?action=browse'
 const browseLat = await sequential(base, ['/prod', `/prod/${BENCH_PLATFORMS[0]}`, `/prod/${BENCH_PLATFORMS[0]}/db8`].map((path) => ({ path: B, body: { path, entity: 'dataset', start: 0, limit: 10 } })), 50 * ROUNDS)
 record({ figure: `browse at ${DATASETS} datasets`, value: browseLat.p50, unit: 'ms p50', p50: browseLat.p50, p99: browseLat.p99 })
 
-// Restore indices over one platform's rows, 2,000 rows per call.
-const restoreRates: number[] = []
-for (let r = 0; r < ROUNDS; r++) {
-  let start: number | null = 0
-  let restored = 0
-  const t0 = performance.now()
-  while (start !== null) {
-    const res = await fetch(`${base}/operations?action=restoreIndices`, {
-      method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${BENCH_PLATFORMS[1]},%`, start, batchSize: 2000 }),
-    }).then((x) => x.json()) as { value: { result: { rowsRestored: number; nextStart: number | null } } }
-    restored += res.value.result.rowsRestored
-    start = res.value.result.nextStart
+if (!SEARCH_ONLY) {
+  // Restore indices over one platform's rows, 2,000 rows per call.
+  const restoreRates: number[] = []
+  for (let r = 0; r < ROUNDS; r++) {
+    let start: number | null = 0
+    let restored = 0
+    const t0 = performance.now()
+    while (start !== null) {
+      const res = await fetch(`${base}/operations?action=restoreIndices`, {
+        method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${BENCH_PLATFORMS[1]},%`, start, batchSize: 2000 }),
+      }).then((x) => x.json()) as { value: { result: { rowsRestored: number; nextStart: number | null } } }
+      restored += res.value.result.rowsRestored
+      start = res.value.result.nextStart
+    }
+    restoreRates.push(restored / ((performance.now() - t0) / 1000))
   }
-  restoreRates.push(restored / ((performance.now() - t0) / 1000))
-}
-record({ figure: 'restore indices (one platform, 2,000 rows per call)', value: median(restoreRates), unit: 'rows/s' })
+  record({ figure: 'restore indices (one platform, 2,000 rows per call)', value: median(restoreRates), unit: 'rows/s' })
 
-// The bootstrap catalogue replayed request by request, then the CLI ingest of a generated 100,000-dataset file.
-const { readFileSync } = await import('node:fs')
-const bootstrap = JSON.parse(readFileSync(new URL('../../test/fixtures/upstream/bootstrap_mce.requests.json', import.meta.url), 'utf8')) as { method: string; path: string; body: unknown }[]
-const bootstrapTimes: number[] = []
-for (let r = 0; r < ROUNDS; r++) {
-  const t0 = performance.now()
-  for (const req of bootstrap) await fetch(`${base}${req.path}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(req.body) }).then((x) => x.arrayBuffer())
-  bootstrapTimes.push((performance.now() - t0) / 1000)
-}
-record({ figure: `bootstrap catalogue replayed (${bootstrap.length} requests, one at a time)`, value: median(bootstrapTimes), unit: 's wall' })
-const generated = join(dataDir, 'generated-datasets.json')
-writeFileSync(generated, JSON.stringify(datasetMcps(DATASETS, DATASETS)))
-try {
-  const t0 = performance.now()
-  const cli = await startChild('ops/cli/main.ts', { ...env, SVC_URL: base }, /accepted/, 30 * 60_000, [], ['ingest', generated])
-  await new Promise<void>((resolve) => { if (cli.process.exitCode !== null) resolve(); else cli.process.once('exit', () => resolve()) })
-  record({ figure: `CLI ingest of a generated ${DATASETS}-dataset file`, value: (performance.now() - t0) / 1000, unit: 's wall' })
-} catch (err) {
-  log(`CLI ingest skipped: ${(err as Error).message.slice(0, 200)}`)
+  // The bootstrap catalogue replayed request by request, then the CLI ingest of a generated 100,000-dataset file.
+  const { readFileSync } = await import('node:fs')
+  const bootstrap = JSON.parse(readFileSync(new URL('../../test/fixtures/upstream/bootstrap_mce.requests.json', import.meta.url), 'utf8')) as { method: string; path: string; body: unknown }[]
+  const bootstrapTimes: number[] = []
+  for (let r = 0; r < ROUNDS; r++) {
+    const t0 = performance.now()
+    for (const req of bootstrap) await fetch(`${base}${req.path}`, { method: req.method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(req.body) }).then((x) => x.arrayBuffer())
+    bootstrapTimes.push((performance.now() - t0) / 1000)
+  }
+  record({ figure: `bootstrap catalogue replayed (${bootstrap.length} requests, one at a time)`, value: median(bootstrapTimes), unit: 's wall' })
+  const generated = join(dataDir, 'generated-datasets.json')
+  writeFileSync(generated, JSON.stringify(datasetMcps(DATASETS, DATASETS)))
+  try {
+    const t0 = performance.now()
+    const cli = await startChild('ops/cli/main.ts', { ...env, SVC_URL: base }, /accepted/, 30 * 60_000, [], ['ingest', generated])
+    await new Promise<void>((resolve) => { if (cli.process.exitCode !== null) resolve(); else cli.process.once('exit', () => resolve()) })
+    record({ figure: `CLI ingest of a generated ${DATASETS}-dataset file`, value: (performance.now() - t0) / 1000, unit: 's wall' })
+  } catch (err) {
+    log(`CLI ingest skipped: ${(err as Error).message.slice(0, 200)}`)
+  }
 }
 
 // ---- report ---------------------------------------------------------------------------------------------------
@@ -234,7 +265,7 @@ for (const child of children.reverse()) await child.stop()
 for (const m of masters) m.disconnect()
 await embedded?.stop()
 await cluster?.stop()
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(), appendfsync: FSYNC, engine: ENGINE, topology: TOPOLOGY, workers: WORKERS, rounds: ROUNDS, datasets: DATASETS }
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(), appendfsync: FSYNC, engine: ENGINE, engineName: ENGINE_NAME, redis: serverVersion, moduleVersion, topology: TOPOLOGY, searchOnly: SEARCH_ONLY, workers: WORKERS, rounds: ROUNDS, datasets: DATASETS }
 const table = [
   `| figure | value | p50 ms | p99 ms | ratio to baseline |`,
   `|---|---|---|---|---|`,
@@ -242,9 +273,11 @@ const table = [
 ].join('\n')
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
-const report = `Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; ${TOPOLOGY === 'cluster' ? 'local Redis Cluster of 3 masters, 16 shards' : 'one redis-server'}; appendfsync ${FSYNC}, engine ${ENGINE}, ${WORKERS} worker process(es), medians of ${ROUNDS} rounds, ${machine.date}\n\n${table}\n`
-// latest.* is the default configuration's run (the README quotes it); every run also keeps one per engine and topology.
-const names = TOPOLOGY === 'cluster' ? [`latest-${ENGINE}-cluster`] : ENGINE === 'native' ? ['latest', `latest-${ENGINE}`] : [`latest-${ENGINE}`]
+const report = `Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; ${TOPOLOGY === 'cluster' ? 'local Redis Cluster of 3 masters, 16 shards' : 'one redis-server'}, Redis ${serverVersion}, appendfsync ${FSYNC}, engine ${ENGINE_NAME}, ${WORKERS} worker process(es), medians of ${ROUNDS} rounds${SEARCH_ONLY ? ', search only' : ''}, ${machine.date}\n\n${table}\n`
+// latest.* is the default configuration's full run (the README quotes it); every run also keeps one per engine
+// (and module version, and topology), which sideBySide.ts and topologies.ts read.
+const own = process.env.BENCH_OUT ?? `${ENGINE === 'redisearch' ? `latest-${ENGINE}-${moduleVersion}` : `latest-${ENGINE}-redis-${serverVersion}`}${TOPOLOGY === 'cluster' ? '-cluster' : ''}`
+const names = ENGINE === 'native' && !SEARCH_ONLY && TOPOLOGY === 'standalone' ? ['latest', `latest-${ENGINE}`, own] : [own]
 for (const name of names) {
   writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, rows }, null, 2))
   writeFileSync(join(resultsDir, `${name}.md`), report)

@@ -15,7 +15,7 @@ const ENGINE = process.env.BENCH_ENGINE ?? 'native'
 const results = join('ops', 'bench', 'results')
 
 async function runBench(topology: string): Promise<void> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./main.ts', import.meta.url))], { env: { ...process.env, BENCH_TOPOLOGY: topology }, stdio: 'inherit' })
+  const child = spawn(process.execPath, [fileURLToPath(new URL('./main.ts', import.meta.url))], { env: { ...process.env, BENCH_TOPOLOGY: topology, BENCH_OUT: `topology-${ENGINE}-${topology}` }, stdio: 'inherit' })
   const code = await new Promise<number>((r) => child.once('exit', (c) => r(c ?? 1)))
   if (code !== 0) throw new Error(`the ${topology} benchmark failed (exit ${code})`)
 }
@@ -23,9 +23,9 @@ async function runBench(topology: string): Promise<void> {
 await runBench('standalone')
 await runBench('cluster')
 const load = (name: string) => (JSON.parse(readFileSync(join(results, `${name}.json`), 'utf8')) as { rows: Row[] }).rows
-const standalone = new Map(load(`latest-${ENGINE}`).map((r) => [r.figure, r]))
+const standalone = new Map(load(`topology-${ENGINE}-standalone`).map((r) => [r.figure, r]))
 const lowerIsBetter = (unit: string) => unit.startsWith('ms') || unit.startsWith('s ') || unit === 'bytes'
-const lines = load(`latest-${ENGINE}-cluster`).flatMap((r) => {
+const lines = load(`topology-${ENGINE}-cluster`).flatMap((r) => {
   const s = standalone.get(r.figure)
   if (!s) return []
   // Higher is better: cluster/standalone; for times and memory, standalone/cluster (so >= 1 means as good).

@@ -17,7 +17,7 @@ import { normalizeSuggestion, wordStarts } from '../suggest.ts'
 export const TAG_SEPARATOR = '|'
 
 /** A tag value with the separator taken out (it would split the value in two). */
-const tagSafe = (v: string): string => v.replaceAll(TAG_SEPARATOR, ' ')
+export const tagSafe = (v: string): string => v.replaceAll(TAG_SEPARATOR, ' ')
 
 /** Hash field names of a search field. */
 export const textField = (name: string): string => `${name}__t`

@@ -1,0 +1,117 @@
+/**
+ * Structures kept beside one RediSearch index, in step with its documents by the same apply script (so they are
+ * exact and current, never a cache), for what the module cannot answer without visiting every document:
+ *   <index>:live            sorted set, score 0: urns of the index's documents, in urn order (match-all pages)
+ *   <index>:fvals:<f>       sorted set (lexicographic): values of facet field f that some document has
+ *   <index>:fv:<f>:<value>  set: urns whose facet field f has the value (match-all facet counts: SCARD)
+ *   <index>:gen             hash, field n: bumped by every change of a document (validates memos, see memo.ts)
+ * Their names derive from the index name, so an index per shard (its name carrying the shard's hash tag) has its
+ * companions in its own slot. All ops are idempotent (restating a document re-adds what was lost).
+ */
+import type { SearchDocument } from '../../derive/searchDocument.ts'
+import type { EntitySpec } from '../../entities.ts'
+import type { Registry } from '../../registry.ts'
+import type { Op } from '../../store/ops.ts'
+import { facetField, tagSafe, TAG_SEPARATOR } from './fields.ts'
+
+/** Field of the generation hash marking companions built for the documents that predate them. */
+const BUILT = 'companions'
+
+export const liveKey = (index: string): string => `${index}:live`
+export const generationKey = (index: string): string => `${index}:gen`
+export const facetValuesKey = (index: string, field: string): string => `${index}:fvals:${field}`
+export const facetMembersKey = (index: string, field: string, value: string): string => `${index}:fv:${field}:${value}`
+
+/** Key patterns of the companions of every index under `indexPrefix` (a full rebuild deletes them). */
+export function companionPatterns(indexPrefix: string): string[] {
+  return [`${indexPrefix}*:live`, `${indexPrefix}*:fvals:*`, `${indexPrefix}*:fv:*`]
+}
+
+/** The facet fields of an entity type. */
+export function facetFieldNames(registry: Registry, entity: EntitySpec): string[] {
+  return [...registry.searchFields(entity).values()].filter((f) => f.facet).map((f) => f.name)
+}
+
+/** Distinct facet values of a document, as the index's facet tag holds them. */
+function facetValues(doc: SearchDocument | null, field: string): Set<string> {
+  return new Set((doc?.fields[field] ?? []).map(tagSafe))
+}
+
+/** Ops moving the companions of `index` from `before` to `after` (either may be null). */
+export function companionOps(index: string, facets: readonly string[], urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
+  const ops: Op[] = [['HINCRBY', generationKey(index), 'n', '1']]
+  if (after) ops.push(['ZADD', liveKey(index), '0', urn])
+  else if (before) ops.push(['ZREM', liveKey(index), urn])
+  for (const field of facets) {
+    const old = facetValues(before, field)
+    const now = facetValues(after, field)
+    for (const v of old) if (!now.has(v)) ops.push(['UNLINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
+    for (const v of now) if (!old.has(v)) ops.push(['LINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
+  }
+  return ops
+}
+
+/** What the companions answer for a match-all query: the count, urns `skip` to `window` - 1, facet counts. */
+export interface LiveAnswer {
+  total: number
+  urns: string[]
+  /** field -> original value -> count */
+  facets: Map<string, Map<string, number>>
+}
+
+/** Minimal command interface (node-redis's `sendCommand`), so callers pass whatever client reaches the index's node. */
+export interface Commands {
+  sendCommand(args: string[]): Promise<unknown>
+}
+
+/** Match-all on one index: two pipelined round trips whatever the number of documents. */
+export async function matchAll(client: Commands, index: string, facets: readonly string[], skip: number, window: number, maxValues: number): Promise<LiveAnswer> {
+  const [total, urns, ...valueLists] = await Promise.all([
+    client.sendCommand(['ZCARD', liveKey(index)]),
+    window > skip ? client.sendCommand(['ZRANGE', liveKey(index), String(skip), String(window - 1)]) : Promise.resolve([]),
+    ...facets.map((f) => client.sendCommand(['ZRANGE', facetValuesKey(index, f), '0', String(maxValues - 1)])),
+  ]) as [number, string[], ...string[][]]
+  const counts = await Promise.all(facets.flatMap((f, i) => valueLists[i]!.map((v) => client.sendCommand(['SCARD', facetMembersKey(index, f, v)])))) as number[]
+  const result = new Map<string, Map<string, number>>()
+  let k = 0
+  for (const [i, f] of facets.entries()) {
+    const buckets = new Map<string, number>()
+    for (const v of valueLists[i]!) {
+      const n = Number(counts[k++])
+      if (n > 0) buckets.set(v, n)
+    }
+    result.set(f, buckets)
+  }
+  return { total: Number(total), urns, facets: result }
+}
+
+/**
+ * Builds the companions of an index whose documents predate them (a store written before they existed): run at
+ * start-up, once per index (a marker in the generation hash says it was done). Every op is idempotent; a document removed while this
+ * runs may stay listed until `restore indices` restates it. Returns how many documents it listed.
+ */
+export async function backfillCompanions(client: Commands, index: string, keyPrefix: string, facets: readonly string[]): Promise<number> {
+  if (await client.sendCommand(['HGET', generationKey(index), BUILT])) return 0
+  let cursor = '0'
+  let listed = 0
+  do {
+    const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', '1000'])) as [string, string[]]
+    cursor = next
+    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, 'urn', ...facets.map(facetField)])))) as (string | null)[][]
+    const writes: Promise<unknown>[] = []
+    for (const [urn, ...values] of rows) {
+      if (!urn) continue
+      listed++
+      writes.push(client.sendCommand(['ZADD', liveKey(index), '0', urn]))
+      for (const [i, f] of facets.entries()) {
+        for (const v of new Set((values[i] ?? '').split(TAG_SEPARATOR).filter((x) => x !== ''))) {
+          writes.push(client.sendCommand(['SADD', facetMembersKey(index, f, v), urn]), client.sendCommand(['ZADD', facetValuesKey(index, f), '0', v]))
+        }
+      }
+    }
+    await Promise.all(writes)
+  } while (cursor !== '0')
+  await client.sendCommand(['HSET', generationKey(index), BUILT, '1'])
+  await client.sendCommand(['HINCRBY', generationKey(index), 'n', '1'])
+  return listed
+}

@@ -1,0 +1,135 @@
+/**
+ * Stable pages and current facet counts, on both engines (`redisearch` when a Redis with the search module is
+ * available: a standalone server or the pass's cluster; otherwise that run says it skipped): matches tying on relevance, paged one at
+ * a time, come back each exactly once in (relevance, urn) order; a write acknowledged is counted by the very next
+ * answer's facets, for match-all and for words.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Config } from '../../../model/config.ts'
+import { deleteKeys } from '../../helpers/store.ts'
+import { startService, tokenFor, type TestService, testSearchTarget } from '../../helpers/service.ts'
+
+const engines: { name: string; overrides: Partial<Config> }[] = [{ name: 'native', overrides: { searchEngine: 'native' } }]
+const searchTarget = testSearchTarget()
+if (searchTarget) engines.push({ name: 'redisearch', overrides: { searchEngine: 'redisearch', ...searchTarget } })
+else {
+  const skipped = suite('paging and facets [redisearch]')
+  skipped.skip('SKIPPED: no Redis with the search module (set REDIS_SEARCH_URL or REDISEARCH_MODULE)', () => {})
+  skipped.run()
+  console.log('paging and facets [redisearch]: SKIPPED, no Redis with the search module was found')
+}
+
+const ds = (name: string, platform: string) => `urn:svc:dataset:(urn:svc:dataPlatform:${platform},${name},PROD)`
+const PLATFORMS = ['hive', 'kafka', 's3']
+const propose = (svc: TestService, urn: string, aspectName: string, value: unknown) =>
+  svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { value: JSON.stringify(value), contentType: 'application/json' } } })
+const search = async (svc: TestService, input: string, start: number, count: number) => {
+  const res = await svc.call('POST', '/entities?action=search', { input, entity: 'dataset', start, count })
+  assert.is(res.status, 200, JSON.stringify(res.body))
+  return res.body.value
+}
+const facet = (value: any, name: string): Record<string, number> | undefined =>
+  value.metadata.searchResultMetadatas.find((f: { name: string }) => f.name === name)?.aggregations
+
+/** Pages of one through every match; asserts each comes once, in the order of one full page. */
+async function pagedOneAtATime(svc: TestService, input: string, expected: number): Promise<string[]> {
+  const full = await search(svc, input, 0, 100)
+  assert.is(full.numEntities, expected, `${input}: total`)
+  const paged: string[] = []
+  for (let start = 0; start < expected; start++) {
+    const page = await search(svc, input, start, 1)
+    assert.is(page.numEntities, expected, `${input}: total on page ${start}`)
+    paged.push(...page.entities)
+  }
+  assert.is(new Set(paged).size, expected, `${input}: every match exactly once (${paged.length} paged)`)
+  assert.equal(paged, full.entities, `${input}: pages follow the order of one full page`)
+  return paged
+}
+
+for (const { name, overrides } of engines) {
+  const test = suite<{ svc: TestService; urns: string[] }>(`paging and facets [${name}]`)
+  test.before(async (ctx) => {
+    ctx.svc = await startService(overrides)
+    // 12 datasets written out of urn order: 8 tie with "zebra" in the name only, 4 also have it in the description.
+    const order = [7, 2, 11, 0, 9, 4, 1, 10, 5, 3, 8, 6]
+    ctx.urns = []
+    for (const i of order) {
+      const urn = ds(`db.tie_${String(i).padStart(2, '0')}`, PLATFORMS[i % 3]!)
+      ctx.urns.push(urn)
+      const description = i % 3 === 0 ? 'zebra crossing' : 'plain table'
+      assert.is((await propose(ctx.svc, urn, 'datasetProperties', { name: `zebra ${i}`, description })).status, 200)
+    }
+  })
+  test.after(async (ctx) => { await ctx.svc.close() })
+
+  test('ties on relevance, paged one at a time: every match once, relevance then urn', async ({ svc, urns }) => {
+    const paged = await pagedOneAtATime(svc, 'zebra', 12)
+    const higher = urns.filter((u) => /tie_(00|03|06|09)/.test(u)).sort()
+    const lower = urns.filter((u) => !higher.includes(u)).sort()
+    assert.equal(paged, [...higher, ...lower])
+    // Without words every match ties: urn order alone.
+    assert.equal(await pagedOneAtATime(svc, '*', 12), [...urns].sort())
+    assert.equal(await pagedOneAtATime(svc, 'plain', 8), [...lower])
+  })
+
+  test('pages of several across tie groups join into the full order', async ({ svc }) => {
+    const full = (await search(svc, 'zebra', 0, 12)).entities as string[]
+    for (const size of [2, 3, 5]) {
+      const joined: string[] = []
+      for (let start = 0; start < 12; start += size) joined.push(...(await search(svc, 'zebra', start, size)).entities)
+      assert.equal(joined, full, `pages of ${size}`)
+    }
+  })
+
+  test('facet counts are current right after a write, a soft delete and an undo', async ({ svc }) => {
+    const before = await search(svc, '*', 0, 10)
+    const word = await search(svc, 'zebra', 0, 10)
+    assert.equal(facet(before, 'platform'), { hive: 4, kafka: 4, s3: 4 })
+    assert.equal(facet(word, 'platform'), { hive: 4, kafka: 4, s3: 4 })
+    const added = ds('db.tie_new', 'postgres')
+    assert.is((await propose(svc, added, 'datasetProperties', { name: 'zebra new', description: 'plain table' })).status, 200)
+    const afterAll = await search(svc, '*', 0, 10)
+    const afterWord = await search(svc, 'zebra', 0, 10)
+    assert.is(afterAll.numEntities, 13)
+    assert.equal(facet(afterAll, 'platform'), { hive: 4, kafka: 4, s3: 4, postgres: 1 })
+    assert.is(afterWord.numEntities, 13)
+    assert.equal(facet(afterWord, 'platform'), { hive: 4, kafka: 4, s3: 4, postgres: 1 })
+    assert.is((await propose(svc, added, 'status', { removed: true })).status, 200)
+    assert.equal(facet(await search(svc, '*', 0, 10), 'platform'), { hive: 4, kafka: 4, s3: 4 })
+    assert.equal(facet(await search(svc, 'zebra', 0, 10), 'platform'), { hive: 4, kafka: 4, s3: 4 })
+    assert.is((await propose(svc, added, 'status', { removed: false })).status, 200)
+    assert.equal(facet(await search(svc, 'zebra', 0, 10), 'platform'), { hive: 4, kafka: 4, s3: 4, postgres: 1 })
+    assert.equal(facet(await search(svc, '*', 0, 10), 'platform'), { hive: 4, kafka: 4, s3: 4, postgres: 1 })
+  })
+
+  test('a changed facet value moves its count at once', async ({ svc, urns }) => {
+    const urn = urns[0]!
+    await search(svc, 'zebra', 0, 10)
+    assert.is((await propose(svc, urn, 'globalTags', { tags: [{ tag: 'urn:svc:tag:Striped' }] })).status, 200)
+    assert.equal(facet(await search(svc, 'zebra', 0, 10), 'tags'), { 'urn:svc:tag:Striped': 1 })
+    assert.equal(facet(await search(svc, '*', 0, 10), 'tags'), { 'urn:svc:tag:Striped': 1 })
+    assert.is((await propose(svc, urn, 'globalTags', { tags: [] })).status, 200)
+    assert.is(facet(await search(svc, 'zebra', 0, 10), 'tags'), undefined)
+    assert.is(facet(await search(svc, '*', 0, 10), 'tags'), undefined)
+  })
+  test('restore indices brings back a lost index and its counts', async ({ svc }) => {
+    const before = await search(svc, '*', 0, 100)
+    const word = await search(svc, 'zebra', 0, 100)
+    // Everything the engine indexes (documents, postings, the redisearch companions) but the module's schema hash.
+    for (const pattern of name === 'native' ? ['{*}:ix:*', '{*}:doc:*'] : ['{*}:doc:*', '{*}:idx:*:live', '{*}:idx:*:fv:*', '{*}:idx:*:fvals:*']) {
+      await deleteKeys(svc.gateway.model.redis, svc.config.keyPrefix, pattern)
+    }
+    assert.is((await search(svc, '*', 0, 100)).numEntities, 0)
+    const admin = await tokenFor(svc, 'admin')
+    let start: number | null = 0
+    while (start !== null) {
+      const res = await svc.call('POST', '/operations?action=restoreIndices', { start, batchSize: 5 }, { authorization: `Bearer ${admin}` })
+      assert.is(res.status, 200, JSON.stringify(res.body))
+      start = res.body.value.result.nextStart
+    }
+    assert.equal(await search(svc, '*', 0, 100), before)
+    assert.equal(await search(svc, 'zebra', 0, 100), word)
+  })
+  test.run()
+}
