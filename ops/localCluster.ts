@@ -49,7 +49,8 @@ export interface ClusterOptions {
 async function freeClusterPort(taken: Set<number>): Promise<number> {
   for (;;) {
     const port = await freePort()
-    if (port + 10000 > 65535 || taken.has(port)) continue
+    // Neither the port nor its bus port may be another node's port or bus port.
+    if (port + 10000 > 65535 || taken.has(port) || taken.has(port + 10000) || taken.has(port - 10000)) continue
     const { createServer } = await import('node:net')
     const busFree = await new Promise<boolean>((r) => {
       const probe = createServer()
@@ -95,8 +96,21 @@ async function info(port: number, section: string): Promise<string> {
   }
 }
 
-/** Starts the cluster and resolves once every slot is served. */
+/**
+ * Starts the cluster and resolves once every slot is served. A port can be taken by another process between the
+ * probe and the start: the cluster is then started again on other ports (three tries).
+ */
 export async function startRedisCluster(options: ClusterOptions = {}): Promise<LocalCluster> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options)
+    } catch (err) {
+      if (attempt >= 3) throw err
+    }
+  }
+}
+
+async function startOnce(options: ClusterOptions): Promise<LocalCluster> {
   const masters = options.masters ?? 3
   const replicas = options.replicas ?? 1
   const dir = mkdtempSync(join(tmpdir(), 'svc-cluster-'))
@@ -118,7 +132,7 @@ export async function startRedisCluster(options: ClusterOptions = {}): Promise<L
     rmSync(dir, { recursive: true, force: true })
   }
   try {
-    await Promise.all(ports.map((p) => ping(p)))
+    await Promise.all(ports.map((p) => ping(p, 30_000)))
     await run('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes'], { timeout: 60_000 })
   } catch (err) {
     await stopAll()

@@ -4,7 +4,7 @@ import type { Config } from '../model/config.ts'
 import type { WriteJob } from '../model/jobs.ts'
 import type { Logger } from '../model/log.ts'
 import { openModel, type OpenOptions } from '../model/runtime.ts'
-import { connectForQueues } from '../model/store/redis.ts'
+import { connectForQueues, connectForStore } from '../model/store/redis.ts'
 import { limitPartitions, startConsumers, type ConsumerEvents } from './consumer.ts'
 import { applySeconds, casConflicts, jobsApplied, jobsFailed } from './metrics.ts'
 
@@ -16,7 +16,7 @@ export interface RunningWorkers {
 }
 
 export async function startWorkers(config: Config, log: Logger, events: ConsumerEvents = {}, open: OpenOptions = {}): Promise<RunningWorkers> {
-  const storeConnection = connectForQueues(config, 'svc-worker-store')
+  const storeConnection = connectForStore(config, 'svc-worker-store')
   const queueConnection = connectForQueues(config, 'svc-worker-queue')
   const model = await openModel(config, storeConnection, open)
   await limitPartitions(queueConnection, model.keys, config.partitions)

@@ -43,6 +43,14 @@ export function connectForQueues(target: RedisTarget, name = 'svc-queue'): Redis
   return connect(target, { connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: true }, false)
 }
 
+/**
+ * A worker's connection to the store: commands wait for Redis to come back, and the reads a worker issues together
+ * (an entity's state, its index entries) go out as one pipeline per node.
+ */
+export function connectForStore(target: RedisTarget, name = 'svc-store'): RedisClient {
+  return connect(target, { connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: true }, true)
+}
+
 /** Whether `redis` is a cluster client. */
 export function isCluster(redis: RedisClient): redis is Cluster {
   return redis instanceof Cluster
