@@ -8,8 +8,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { buildRegistry } from '../../model/registry.ts'
 import { unitsOf } from '../../ops/cli/records.ts'
-import type { Config } from '../../model/config.ts'
-import { startService, testSearchTarget, type TestService } from '../helpers/service.ts'
+import { startService, searchEngines, type TestService } from '../helpers/service.ts'
 
 const DIR = new URL('../fixtures/connectors/', import.meta.url).pathname
 const BOOTSTRAP = new URL('../fixtures/upstream/bootstrap_mce.json', import.meta.url).pathname
@@ -23,9 +22,7 @@ interface Proposal { entityType: string; entityUrn: string; changeType: string; 
 interface Outcome { file: string; accepted: number; refused: number; patch: number; reasons: string[] }
 
 /** Both search engines: native always, redisearch when a Redis with the search module is there. */
-const engines: { name: string; overrides: Partial<Config> }[] = [{ name: 'native', overrides: { searchEngine: 'native' } }]
-const searchTarget = testSearchTarget()
-if (searchTarget) engines.push({ name: 'redisearch', overrides: { searchEngine: 'redisearch', ...searchTarget } })
+const engines = searchEngines('connector outputs')
 
 const enc = encodeURIComponent
 const ds = (platform: string, name: string) => `urn:svc:dataset:(urn:svc:dataPlatform:${platform},${name},PROD)`

@@ -3,6 +3,7 @@
  * random key prefix so tests never see each other's data. `call` sends real HTTP requests.
  */
 import { randomUUID } from 'node:crypto'
+import { suite } from 'uvu'
 import { loadConfig, type Config } from '../../model/config.ts'
 import { createLogger } from '../../model/log.ts'
 import { startGateway, type RunningGateway } from '../../gateway/start.ts'
@@ -33,6 +34,24 @@ export function testSearchTarget(): Pick<Config, 'redisUrl' | 'redisCluster' | '
   if (process.env.TEST_REDIS_SEARCH_CLUSTER) return { redisUrl: '', redisCluster: process.env.TEST_REDIS_SEARCH_CLUSTER.split(','), shards: 16 }
   if (process.env.TEST_REDIS_SEARCH_URL) return { redisUrl: process.env.TEST_REDIS_SEARCH_URL, redisCluster: [], shards: 1 }
   return undefined
+}
+
+/** A search engine a suite runs on, with the config that selects it. */
+export interface TestEngine { name: 'native' | 'redisearch'; overrides: Partial<Config> }
+
+/**
+ * The engines a suite named `title` runs on: native always, redisearch when the pass has a Redis with the search
+ * module; otherwise a skipped suite says so in the report.
+ */
+export function searchEngines(title: string): TestEngine[] {
+  const engines: TestEngine[] = [{ name: 'native', overrides: { searchEngine: 'native' } }]
+  const target = testSearchTarget()
+  if (target) return [...engines, { name: 'redisearch', overrides: { searchEngine: 'redisearch', ...target } }]
+  const skipped = suite(`${title} [redisearch]`)
+  skipped.skip('SKIPPED: no Redis with the search module (set REDIS_SEARCH_URL or REDISEARCH_MODULE)', () => {})
+  skipped.run()
+  console.log(`${title} [redisearch]: SKIPPED, no Redis with the search module was found`)
+  return engines
 }
 
 /** The environment a service process needs to reach the same store as `config` (spawned gateways, workers, CLI). */

@@ -5,19 +5,10 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Config } from '../../../model/config.ts'
 import { fixture, isInSpec } from '../../helpers/fixtures.ts'
-import { startService, testSearchTarget, type TestService } from '../../helpers/service.ts'
+import { startService, searchEngines, type TestService } from '../../helpers/service.ts'
 
-const engines: { name: 'native' | 'redisearch'; overrides: Partial<Config> }[] = [{ name: 'native', overrides: { searchEngine: 'native' } }]
-const searchTarget = testSearchTarget()
-if (searchTarget) engines.push({ name: 'redisearch', overrides: { searchEngine: 'redisearch', ...searchTarget } })
-else {
-  const skipped = suite('search conformance [redisearch]')
-  skipped.skip('SKIPPED: no Redis with the search module (set REDIS_SEARCH_URL or REDISEARCH_MODULE)', () => {})
-  skipped.run()
-  console.log('search conformance [redisearch]: SKIPPED, no Redis with the search module was found')
-}
+const engines = searchEngines('search conformance')
 
 const examples = fixture('examples.json')
 const bootstrap = fixture('bootstrap_mce.requests.json')

@@ -6,19 +6,10 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Config } from '../../../model/config.ts'
 import { deleteKeys } from '../../helpers/store.ts'
-import { startService, tokenFor, type TestService, testSearchTarget } from '../../helpers/service.ts'
+import { startService, tokenFor, type TestService, searchEngines } from '../../helpers/service.ts'
 
-const engines: { name: string; overrides: Partial<Config> }[] = [{ name: 'native', overrides: { searchEngine: 'native' } }]
-const searchTarget = testSearchTarget()
-if (searchTarget) engines.push({ name: 'redisearch', overrides: { searchEngine: 'redisearch', ...searchTarget } })
-else {
-  const skipped = suite('paging and facets [redisearch]')
-  skipped.skip('SKIPPED: no Redis with the search module (set REDIS_SEARCH_URL or REDISEARCH_MODULE)', () => {})
-  skipped.run()
-  console.log('paging and facets [redisearch]: SKIPPED, no Redis with the search module was found')
-}
+const engines = searchEngines('paging and facets')
 
 const ds = (name: string, platform: string) => `urn:svc:dataset:(urn:svc:dataPlatform:${platform},${name},PROD)`
 const PLATFORMS = ['hive', 'kafka', 's3']
