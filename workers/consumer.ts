@@ -11,6 +11,7 @@ import { queueName } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
 import type { RedisClient } from '../model/store/redis.ts'
 import { applyJob, type ApplyDeps } from './applyJob.ts'
+import type { FollowUps } from './followUps.ts'
 
 export interface ConsumerEvents {
   onApplied?: (partition: number, job: Job, millis: number) => void
@@ -27,7 +28,7 @@ export async function limitPartitions(connection: RedisClient, keys: Keys, parti
 }
 
 /** Starts one Worker per partition; returns them (close them to stop). */
-export function startConsumers(config: Config, connection: RedisClient, keys: Keys, deps: ApplyDeps, events: ConsumerEvents = {}): Worker[] {
+export function startConsumers(config: Config, connection: RedisClient, keys: Keys, deps: ApplyDeps, followUps: FollowUps, events: ConsumerEvents = {}): Worker[] {
   return Array.from({ length: config.partitions }, (_, p) => {
     const worker = new Worker<WriteJob, JobResult>(
       queueName(p),
@@ -39,6 +40,7 @@ export function startConsumers(config: Config, connection: RedisClient, keys: Ke
         let result: JobResult
         try {
           result = await applyJob(deps, job.data, job.id!)
+          await followUps.after(deps, job.id!, job.data, result)
         } catch (err) {
           await reply({ error: err instanceof Error ? err.message : String(err), ...(isCatalogError(err) ? { code: err.code } : {}) })
           throw err

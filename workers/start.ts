@@ -6,6 +6,7 @@ import type { Logger } from '../model/log.ts'
 import { openModel, type OpenOptions } from '../model/runtime.ts'
 import { connectForQueues, connectForStore } from '../model/store/redis.ts'
 import { limitPartitions, startConsumers, type ConsumerEvents } from './consumer.ts'
+import { FollowUps } from './followUps.ts'
 import { applySeconds, casConflicts, jobsApplied, jobsFailed } from './metrics.ts'
 
 const urnsOf = (job: Job<WriteJob>): string[] => [...new Set(job.data.items.map((i) => i.urn))]
@@ -21,7 +22,8 @@ export async function startWorkers(config: Config, log: Logger, events: Consumer
   const model = await openModel(config, storeConnection, open)
   await limitPartitions(queueConnection, model.keys, config.partitions)
   const deps = { registry: model.registry, store: model.store, edges: model.edges, plan: model.plan, onConflict: () => casConflicts.inc() }
-  const workers = startConsumers(config, queueConnection, model.keys, deps, {
+  const followUps = new FollowUps(queueConnection, model.keys, config.partitions)
+  const workers = startConsumers(config, queueConnection, model.keys, deps, followUps, {
     onApplied: (partition, job, millis) => {
       jobsApplied.inc({ partition: String(partition) })
       applySeconds.observe({ partition: String(partition) }, millis / 1000)
@@ -40,6 +42,7 @@ export async function startWorkers(config: Config, log: Logger, events: Consumer
     workers,
     async close() {
       await Promise.all(workers.map((w) => w.close()))
+      await followUps.close()
       await model.engine.close?.()
       queueConnection.disconnect()
       storeConnection.disconnect()

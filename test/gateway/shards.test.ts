@@ -56,6 +56,25 @@ t('a hard delete drops every edge naming the deleted urn, in either direction, w
   assert.is(child.body.aspects.upstreamLineage.value.upstreams[0].dataset, target)
 })
 
+t('an asynchronous hard delete drops the edges others hold to it too, once applied', async ({ svc }) => {
+  const target = ds('ahd_target')
+  const children = Array.from({ length: 8 }, (_, i) => ds(`ahd_child_${i}`))
+  for (const child of children) assert.is((await propose(svc, child, 'upstreamLineage', upstreams('ahd_target'))).status, 200)
+  assert.is((await propose(svc, target, 'datasetProperties', { description: 'to be removed' })).status, 200)
+  assert.is((await rel(svc, target, 'INCOMING', 'DownstreamOf')).length, children.length)
+
+  const queued = await svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: target, changeType: 'DELETE', aspectName: 'datasetKey' }, async: 'true' })
+  assert.is(queued.status, 200, JSON.stringify(queued.body))
+  // Nobody waits for the cleanup: poll until it was applied (or give up after 20 s).
+  let left: string[] = children
+  for (let waited = 0; waited < 20_000 && left.length > 0; waited += 100) {
+    await new Promise((r) => setTimeout(r, 100))
+    left = await rel(svc, target, 'INCOMING', 'DownstreamOf')
+  }
+  assert.equal(left, [], 'edges to the deleted urn')
+  for (const child of children) assert.equal(await rel(svc, child, 'OUTGOING', 'DownstreamOf'), [], child)
+})
+
 t('tied matches paged one at a time come back exactly once each, in urn order', async ({ svc }) => {
   const names = Array.from({ length: 12 }, (_, i) => `tiepage_${String(i).padStart(2, '0')}`)
   for (const name of names) assert.is((await propose(svc, ds(name), 'datasetProperties', { description: 'zebracorn' })).status, 200)
