@@ -51,27 +51,28 @@ export function companionOps(index: string, facets: readonly string[], urn: stri
   return ops
 }
 
-/** What the companions answer for a match-all query: the count, urns `skip` to `window` - 1, facet counts. */
-export interface LiveAnswer {
-  total: number
-  urns: string[]
-  /** field -> original value -> count */
-  facets: Map<string, Map<string, number>>
-}
-
 /** Minimal command interface (node-redis's `sendCommand`), so callers pass whatever client reaches the index's node. */
 export interface Commands {
   sendCommand(args: string[]): Promise<unknown>
 }
 
-/** Match-all on one index: two pipelined round trips whatever the number of documents. */
-export async function matchAll(client: Commands, index: string, facets: readonly string[], skip: number, window: number, maxValues: number): Promise<LiveAnswer> {
-  const [total, urns, ...valueLists] = await Promise.all([
-    client.sendCommand(['ZCARD', liveKey(index)]),
-    window > skip ? client.sendCommand(['ZRANGE', liveKey(index), String(skip), String(window - 1)]) : Promise.resolve([]),
-    ...facets.map((f) => client.sendCommand(['ZRANGE', facetValuesKey(index, f), '0', String(maxValues - 1)])),
-  ]) as [number, string[], ...string[][]]
-  const counts = await Promise.all(facets.flatMap((f, i) => valueLists[i]!.map((v) => client.sendCommand(['SCARD', facetMembersKey(index, f, v)])))) as number[]
+/** The number of documents of the index. */
+export async function indexSize(client: Commands, index: string): Promise<number> {
+  return Number(await client.sendCommand(['ZCARD', liveKey(index)]))
+}
+
+/** Urns `skip` to `window` - 1 of the index in urn order (a match-all page). */
+export async function urnWindow(client: Commands, index: string, skip: number, window: number): Promise<string[]> {
+  return window > skip ? (await client.sendCommand(['ZRANGE', liveKey(index), String(skip), String(window - 1)])) as string[] : []
+}
+
+/**
+ * Every facet value's number of documents in the index: field -> original value -> count (values no document has
+ * any more are left out). Two pipelined round trips: the values of each field, then one SCARD per value.
+ */
+export async function facetTotals(client: Commands, index: string, facets: readonly string[]): Promise<Map<string, Map<string, number>>> {
+  const valueLists = (await Promise.all(facets.map((f) => client.sendCommand(['ZRANGE', facetValuesKey(index, f), '0', '-1'])))) as string[][]
+  const counts = (await Promise.all(facets.flatMap((f, i) => valueLists[i]!.map((v) => client.sendCommand(['SCARD', facetMembersKey(index, f, v)]))))) as number[]
   const result = new Map<string, Map<string, number>>()
   let k = 0
   for (const [i, f] of facets.entries()) {
@@ -82,7 +83,7 @@ export async function matchAll(client: Commands, index: string, facets: readonly
     }
     result.set(f, buckets)
   }
-  return { total: Number(total), urns, facets: result }
+  return result
 }
 
 /**

@@ -32,3 +32,18 @@ export async function facetCounts(client: Commands, index: string, query: string
   }
   return result
 }
+
+/** `all` minus `outside`, value by value (counts of the matches, from the index's totals and the non-matches'). */
+export function subtractCounts(all: FacetCounts, outside: FacetCounts): FacetCounts {
+  const result: FacetCounts = new Map()
+  for (const [field, buckets] of all) {
+    const less = outside.get(field)
+    const kept = new Map<string, number>()
+    for (const [value, n] of buckets) {
+      const left = n - (less?.get(value) ?? 0)
+      if (left > 0) kept.set(value, left)
+    }
+    result.set(field, kept)
+  }
+  return result
+}

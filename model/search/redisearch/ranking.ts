@@ -5,12 +5,17 @@
  * `LIMIT 0 window` picks an arbitrary part of the boundary's tie group; paging then repeats and drops matches.
  *
  * How: one pass gives the top `window` by score (its members above the lowest score `s` returned are exactly
- * right). If more matches exist, the rest of the window comes from the tie group of `s`, whose members are found
- * in urn order by passes sorted by urn (WITHSCORES still scores them), keeping those scored `s`. DISMAX scores
- * depend on the document and the query only (no corpus statistics), so hits of per-shard indexes compare
- * across shards and merge by (score desc, urn asc).
+ * right). If more matches exist, the rest of the window comes from the tie group of `s`, taken in urn order:
+ *   - when the query matches most of the index (a word every document has), by walking the index's urns in order
+ *     (companions.ts) a chunk at a time, asking which of each chunk match and how they score (INKEYS, which
+ *     leaves scores as they are): a few small queries, where sorting every match by urn visits them all;
+ *   - otherwise, or when the walk finds too few, by passes sorted by urn (WITHSCORES still scores them), keeping
+ *     those scored `s`.
+ * A query without words (every hit scores 0) is the same tie group from the start. DISMAX scores depend on the
+ * document and the query only (no corpus statistics), so hits of per-shard indexes compare across shards and
+ * merge by (score desc, urn asc).
  */
-import type { Commands } from './companions.ts'
+import { urnWindow, type Commands } from './companions.ts'
 
 export interface Hit {
   urn: string
@@ -36,38 +41,85 @@ function parseScored(reply: unknown, keyPrefix: string): { total: number; hits: 
   return { total: Number(r[0]), hits }
 }
 
+/** Walk chunks at most before falling back to passes sorted by urn; larger tie needs go to those passes at once. */
+const MAX_WALK_CHUNKS = 4
+const MAX_WALK_NEEDED = 1024
+/** Queries without words longer than this are sorted by urn at once rather than counted first. */
+const MAX_COUNTED_QUERY = 8192
+
+/** A query's search on one index, as its passes need it. */
+interface Asker {
+  client: Commands
+  index: string
+  keyPrefix: string
+  query: string
+}
+
+// TIMEOUT 0: the module's default (500 ms, then ON_TIMEOUT return) would cut a long pass short and rank a part.
+const search = (a: Asker, extra: string[], offset: number, size: number) => a.client.sendCommand(['FT.SEARCH', a.index, a.query, 'NOCONTENT',
+  ...extra, 'LIMIT', String(offset), String(size), 'TIMEOUT', '0', 'DIALECT', '2'])
+
+const toHit = (h: { urn: string; score: string }): Hit => ({ urn: h.urn, score: Number(h.score) })
+
 /**
- * The ranked window of `query` (DIALECT 2) on `index`. `scored` is false for queries without words: every hit
- * then has relevance 0 and the order is the urn's alone (one pass sorted by urn).
+ * The first `needed` matches scored `score` (null: every match, unscored) in urn order, by walking the index's
+ * urns; null when MAX_WALK_CHUNKS chunks did not hold that many (the tie group is sparse there).
  */
-export async function rankedHits(client: Commands, index: string, keyPrefix: string, query: string, window: number, scored: boolean): Promise<Ranked> {
-  // TIMEOUT 0: the module's default (500 ms, then ON_TIMEOUT return) would cut a long pass short and rank a part.
-  const search = (extra: string[], offset: number, size: number) => client.sendCommand(['FT.SEARCH', index, query, 'NOCONTENT',
-    ...extra, 'LIMIT', String(offset), String(size), 'TIMEOUT', '0', 'DIALECT', '2'])
-  if (!scored) {
-    const r = (await search(['SORTBY', 'urn', 'ASC'], 0, window)) as (string | number)[]
-    return { total: Number(r[0]), hits: r.slice(1).map((k) => ({ urn: String(k).slice(keyPrefix.length), score: 0 })) }
+async function tiesByWalk(a: Asker, score: number | null, needed: number): Promise<Hit[] | null> {
+  const chunk = Math.max(4 * needed, 256)
+  const tied: Hit[] = []
+  for (let c = 0; c < MAX_WALK_CHUNKS; c++) {
+    const urns = await urnWindow(a.client, a.index, c * chunk, (c + 1) * chunk)
+    if (urns.length > 0) {
+      const keys = urns.map((u) => `${a.keyPrefix}${u}`)
+      const page = parseScored(await search(a, ['WITHSCORES', 'SCORER', 'DISMAX', 'INKEYS', String(keys.length), ...keys], 0, keys.length), a.keyPrefix)
+      const inChunk = page.hits.map(toHit).filter((h) => score === null || h.score === score)
+      for (const h of inChunk.sort(compareHits)) if (tied.length < needed) tied.push(score === null ? { urn: h.urn, score: 0 } : h)
+    }
+    if (tied.length >= needed || urns.length < chunk) return tied
   }
-  const top = parseScored(await search(['WITHSCORES', 'SCORER', 'DISMAX'], 0, window), keyPrefix)
-  const total = top.total
-  const toHit = (h: { urn: string; score: string }): Hit => ({ urn: h.urn, score: Number(h.score) })
-  if (top.hits.length === 0) return { total, hits: [] }
-  if (top.hits.length >= total) return { total, hits: top.hits.map(toHit).sort(compareHits) }
-  // The lowest score returned: every match scored above it was returned; its tie group may be cut.
-  let boundary = top.hits[0]!
-  for (const h of top.hits) if (Number(h.score) < Number(boundary.score)) boundary = h
-  const above = top.hits.filter((h) => Number(h.score) > Number(boundary.score)).map(toHit)
-  const needed = window - above.length
-  // The tie group in urn order: pages sorted by urn, growing, keeping the hits scored like the boundary.
+  return null
+}
+
+/** The first `needed` matches scored `score` in urn order, by passes sorted by urn (visiting every match). */
+async function tiesBySort(a: Asker, score: number, needed: number, total: number): Promise<Hit[]> {
   const tied: Hit[] = []
   let offset = 0
   let size = Math.max(4 * needed, 256)
   while (tied.length < needed && offset < total) {
-    const page = parseScored(await search(['WITHSCORES', 'SCORER', 'DISMAX', 'SORTBY', 'urn', 'ASC'], offset, size), keyPrefix)
-    for (const h of page.hits) if (Number(h.score) === Number(boundary.score) && tied.length < needed) tied.push(toHit(h))
+    const page = parseScored(await search(a, ['WITHSCORES', 'SCORER', 'DISMAX', 'SORTBY', 'urn', 'ASC'], offset, size), a.keyPrefix)
+    for (const h of page.hits) if (Number(h.score) === score && tied.length < needed) tied.push(toHit(h))
     if (page.hits.length < size) break
     offset += size
     size *= 4
   }
+  return tied
+}
+
+/**
+ * The ranked window of `query` (DIALECT 2) on `index`, whose documents number `size`. `scored` is false for
+ * queries without words: every hit then has relevance 0 and the order is the urn's alone.
+ */
+export async function rankedHits(client: Commands, index: string, keyPrefix: string, query: string, window: number, scored: boolean, size: number): Promise<Ranked> {
+  const a: Asker = { client, index, keyPrefix, query }
+  const walkable = (total: number, needed: number) => 2 * total > size && needed <= MAX_WALK_NEEDED
+  if (!scored) {
+    // Counting first costs one more parse of the query: worth it unless the query is long (a filter resolved to
+    // thousands of values, whose parsing dominates); such a query is sorted at once.
+    const count = query.length <= MAX_COUNTED_QUERY ? Number(((await search(a, [], 0, 0)) as unknown[])[0]) : 0
+    const walked = walkable(count, window) ? await tiesByWalk(a, null, Math.min(window, count)) : null
+    if (walked) return { total: count, hits: walked }
+    const r = (await search(a, ['SORTBY', 'urn', 'ASC'], 0, window)) as (string | number)[]
+    return { total: Number(r[0]), hits: r.slice(1).map((k) => ({ urn: String(k).slice(keyPrefix.length), score: 0 })) }
+  }
+  const top = parseScored(await search(a, ['WITHSCORES', 'SCORER', 'DISMAX'], 0, window), keyPrefix)
+  const total = top.total
+  if (top.hits.length === 0) return { total, hits: [] }
+  if (top.hits.length >= total) return { total, hits: top.hits.map(toHit).sort(compareHits) }
+  // The lowest score returned: every match scored above it was returned; its tie group may be cut.
+  const boundary = Math.min(...top.hits.map((h) => Number(h.score)))
+  const above = top.hits.map(toHit).filter((h) => h.score > boundary)
+  const needed = window - above.length
+  const tied = (walkable(total, needed) ? await tiesByWalk(a, boundary, needed) : null) ?? await tiesBySort(a, boundary, needed, total)
   return { total, hits: [...above.sort(compareHits), ...tied] }
 }
