@@ -214,7 +214,7 @@ for (let r = 0; r < ROUNDS; r++) kindRounds.push(await measureSearchKinds(base, 
 const kinds = medianKinds(kindRounds)
 for (const k of kinds) {
   record({ figure: `search kind: ${k.kind}, 1 client`, value: k.p50, unit: 'ms p50', p50: k.p50, p99: k.p99 })
-  record({ figure: `search kind: ${k.kind}, 1 client, first ask`, value: k.coldMs, unit: 'ms' })
+  record({ figure: `search kind: ${k.kind}, 1 client, first ask after a write`, value: k.coldMs, unit: 'ms' })
   record({ figure: `search kind: ${k.kind}, 16 clients`, value: k.perSecond16, unit: 'req/s', p50: k.p50at16 })
   if (k.errors) log(`  ${k.kind}: ${k.errors} errors`)
 }
