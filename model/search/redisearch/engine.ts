@@ -24,10 +24,13 @@ import { backfillCompanions, companionOps, companionPatterns, facetFieldNames, l
 import { FT, FtConnection } from './connection.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, facetField, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery, tagMatches } from './query.ts'
+import { GenerationMemo } from './memo.ts'
 import { searchShard } from './shard.ts'
 import { resolvedQuery, tagValues } from './tagValues.ts'
 
 const AUTOCOMPLETE_SCAN = 200
+/** Suggestions of a prefix (and filter) on one index, per generation. */
+const suggestionMemo = new GenerationMemo<Suggestion[]>((v) => 1 + v.length)
 
 export class RediSearchEngine implements SearchEngine {
   readonly name = 'redisearch' as const
@@ -159,20 +162,24 @@ export class RediSearchEngine implements SearchEngine {
     const filter = filterClause(q.filter, await this.candidates(index, q.filter))
     if (filter === null) return []
     const prefix = `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
-    const reply = await this.conn.ft(FT.SEARCH, index, filter ? `${prefix} (${filter})` : prefix, {
-      RETURN: ['d'], LIMIT: { from: 0, size: AUTOCOMPLETE_SCAN }, DIALECT: 2,
-    }) as { documents: { value: Record<string, unknown> }[] }
-    const found = new Map<string, boolean>()
-    for (const doc of reply.documents) {
-      const fields = JSON.parse(String(doc.value.d)) as Record<string, string[]>
-      for (const name of acFields) {
-        for (const value of fields[name] ?? []) {
-          const match = matchSuggestion(value, normalized)
-          if (match) found.set(value, (found.get(value) ?? false) || match === 'whole')
+    const query = filter ? `${prefix} (${filter})` : prefix
+    // Remembered while the index is unchanged (memo.ts): reading and parsing up to 200 documents is most of the cost.
+    return suggestionMemo.get(this.commands(index), index, query, async () => {
+      const reply = await this.conn.ft(FT.SEARCH, index, query, {
+        RETURN: ['d'], LIMIT: { from: 0, size: AUTOCOMPLETE_SCAN }, DIALECT: 2,
+      }) as { documents: { value: Record<string, unknown> }[] }
+      const found = new Map<string, boolean>()
+      for (const doc of reply.documents) {
+        const fields = JSON.parse(String(doc.value.d)) as Record<string, string[]>
+        for (const name of acFields) {
+          for (const value of fields[name] ?? []) {
+            const match = matchSuggestion(value, normalized)
+            if (match) found.set(value, (found.get(value) ?? false) || match === 'whole')
+          }
         }
       }
-    }
-    return [...found].map(([text, whole]) => ({ text, whole }))
+      return [...found].map(([text, whole]) => ({ text, whole }))
+    })
   }
 
   async close(): Promise<void> {

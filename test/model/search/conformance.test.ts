@@ -69,6 +69,8 @@ for (const { name, overrides } of engines) {
   guide('soft delete hides from search, browse and autocomplete; undo brings it back', async ({ svc }) => {
     const chart = 'urn:svc:chart:(looker,baz1)'
     const status = (removed: boolean) => svc.call('POST', '/entities?action=ingest', { entity: { value: { 'com.svc.metadata.snapshot.ChartSnapshot': { urn: chart, aspects: [{ 'com.svc.common.Status': { removed } }] } } } })
+    // Asked before the write too: an answer remembered then must not outlive it.
+    assert.not.equal((await svc.call('POST', '/entities?action=autocomplete', { query: 'Baz', entity: 'chart', limit: 10 })).body.value.suggestions, [])
     assert.is((await status(true)).status, 200)
     assert.equal((await search(svc, { input: 'looker', entity: 'chart' })).body.value.entities, [])
     assert.equal((await search(svc, { input: '*', entity: 'chart' })).body.value.numEntities, 0)
