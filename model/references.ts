@@ -7,7 +7,7 @@
  * since the source still names it.
  *
  * Who runs it: for a synchronous write the gateway, before answering (gateway/referenceCleanup.ts); for an
- * asynchronous one the worker that applied it, once applied (workers/consumer.ts).
+ * asynchronous one the worker that applied it, once applied (workers/followUps.ts).
  */
 import type { ItemResult, WriteItem } from './jobs.ts'
 import type { Registry } from './registry.ts'
