@@ -12,7 +12,7 @@ import { MAX_FACET_VALUES } from './limits.ts'
 import { matchedFields } from './matches.ts'
 import { mergeHits, mergeSuggestions } from './merge.ts'
 import { parseFilter, parseInput } from './query.ts'
-import { rankSuggestions } from './suggest.ts'
+import { rankSuggestions, topSuggestions } from './suggest.ts'
 
 export const MAX_PAGE = 10_000
 
@@ -71,7 +71,8 @@ export class SearchService {
     if (req.query.trim() === '') return { suggestions: [], query: req.query }
     const query = { entity: req.entity, query: req.query, filter, limit: Math.min(req.limit, MAX_PAGE) }
     const found = await Promise.all(this.keys.allShards().map((shard) => this.engine.autocompleteShard(shard, query)))
-    return { suggestions: rankSuggestions(mergeSuggestions(found), query.limit), query: req.query }
+    // Each shard's top `limit` holds its part of the merged top (suggest.ts), so only those are merged.
+    return { suggestions: rankSuggestions(mergeSuggestions(found.map((list) => topSuggestions([...list], query.limit))), query.limit), query: req.query }
   }
 
   /** Route 5's `value`. */

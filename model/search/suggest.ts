@@ -19,10 +19,16 @@ export function matchSuggestion(value: string, query: string): 'whole' | 'word' 
 
 /** Whole-value prefix matches first, then word-prefix ones; shorter first; then alphabetical; at most `limit`. */
 export function rankSuggestions(found: { text: string; whole: boolean }[], limit: number): string[] {
-  return found
-    .sort((a, b) => Number(b.whole) - Number(a.whole) || a.text.length - b.text.length || a.text.localeCompare(b.text))
-    .slice(0, limit)
-    .map((f) => f.text)
+  return topSuggestions(found, limit).map((f) => f.text)
+}
+
+/**
+ * The first `limit` suggestions in rank order (whole first, shorter, alphabetical). The order depends on each
+ * suggestion alone, so the top of a union is within the union of each part's top: a sharded engine keeps each
+ * shard's top `limit` before merging. A list already in this order costs one pass to check.
+ */
+export function topSuggestions<T extends { text: string; whole: boolean }>(found: T[], limit: number): T[] {
+  return found.sort((a, b) => Number(b.whole) - Number(a.whole) || a.text.length - b.text.length || a.text.localeCompare(b.text)).slice(0, limit)
 }
 
 /** Autocomplete: word starts indexed per value (a long description is not a suggestion source anyway). */

@@ -17,7 +17,7 @@ import type { Op } from '../../store/ops.ts'
 import type { RedisTarget } from '../../store/redis.ts'
 import type { SearchEngine, ShardHits, Suggestion } from '../engine.ts'
 import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
-import { matchSuggestion, normalizeSuggestion } from '../suggest.ts'
+import { matchSuggestion, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { backfillCompanions, companionOps, companionPatterns, facetFieldNames, liveKey, type Commands } from './companions.ts'
@@ -178,7 +178,8 @@ export class RediSearchEngine implements SearchEngine {
           }
         }
       }
-      return [...found].map(([text, whole]) => ({ text, whole }))
+      // Kept in rank order, so each later ask's ranking (suggest.ts) finds it sorted.
+      return topSuggestions([...found].map(([text, whole]) => ({ text, whole })), Infinity)
     })
   }
 
