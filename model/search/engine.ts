@@ -39,6 +39,12 @@ export interface SearchEngine {
   ensureIndexes(): Promise<void>
   /** One shard's hits [from, from+size) in (score descending, urn ascending) order, its total and facets. */
   searchShard(shard: number, query: SearchQuery, from: number, size: number): Promise<ShardHits>
+  /**
+   * Optional, for an engine that keeps each shard's documents in urn order: urns [start, start+count) of a query
+   * that matches every document (no words, no filter) across all shards, without each shard sending its first
+   * start+count (a deep page); null when the query is not one.
+   */
+  matchAllPage?(query: SearchQuery, start: number, count: number): Promise<string[] | null>
   /** One shard's autocomplete candidates (distinct values). */
   autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]>
   /** Key patterns of everything the engine indexes, for a full rebuild (restore indices). */

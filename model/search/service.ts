@@ -39,11 +39,14 @@ export class SearchService {
     const filter = parseFilter(this.registry, req.entity, req.filter)
     const count = Math.min(req.count, MAX_PAGE)
     const query = { entity: req.entity, text, filter, start: req.start, count }
-    // One shard answers the page itself; several each answer their first start+count, merged in one order.
+    // One shard answers the page itself; several each answer their first start+count, merged in one order (or,
+    // for a match-all the engine pages across shards itself, only their totals and facets).
     const single = this.keys.shards === 1
+    const page = single ? null : (await this.engine.matchAllPage?.(query, req.start, count)) ?? null
     const shards = await Promise.all(this.keys.allShards().map((shard) =>
-      this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : req.start + count)))
-    const hits = mergeHits(shards, req.start, count, MAX_FACET_VALUES)
+      this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : page ? 0 : req.start + count)))
+    const merged = mergeHits(shards, req.start, count, MAX_FACET_VALUES)
+    const hits = page ? { ...merged, urns: page } : merged
     const docs = await this.documents(req.entity, hits.urns)
     const fields = this.registry.searchFields(req.entity)
     const matches = hits.urns.map((_, i) => ({ matchedFields: matchedFields(text, fields, docs[i] ? JSON.parse(docs[i]!) as Record<string, string[]> : {}) }))

@@ -18,7 +18,8 @@ export class FtConnection {
   private readonly send: (routingKey: string, readOnly: boolean, args: string[]) => Promise<unknown>
   private readonly connect: () => Promise<unknown>
   private readonly quit: () => Promise<unknown>
-  private open = false
+  /** The connection being or having been made (every caller awaits the same one; null: closed). */
+  private opened: Promise<unknown> | null = null
 
   constructor(target: RedisTarget) {
     if (target.redisCluster.length > 0) {
@@ -37,9 +38,9 @@ export class FtConnection {
   }
 
   async ensureOpen(): Promise<void> {
-    if (this.open) return
-    this.open = true
-    await this.connect()
+    // A failed first connection is tried again by the next caller.
+    this.opened ??= this.connect().catch((err: unknown) => { this.opened = null; throw err })
+    await this.opened
   }
 
   /** Sends raw arguments, routed by `routingKey`. */
@@ -76,7 +77,7 @@ export class FtConnection {
   }
 
   async close(): Promise<void> {
-    if (this.open) await this.quit().catch(() => {})
-    this.open = false
+    if (this.opened) await this.opened.then(() => this.quit()).catch(() => {})
+    this.opened = null
   }
 }
