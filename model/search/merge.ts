@@ -31,8 +31,26 @@ export function sumFacets(lists: readonly Facet[][], limit: number): Facet[] {
 /** The page [start, start+count) of the merged hits of shards that each answered their first start+count. */
 export function mergeHits(shards: readonly ShardHits[], start: number, count: number, facetLimit: number): { total: number; urns: string[]; facets: Facet[] } {
   const total = shards.reduce((n, s) => n + s.total, 0)
-  const hits = shards.length === 1 ? shards[0]!.hits : shards.flatMap((s) => s.hits).sort(compareHits).slice(start, start + count)
+  const hits = shards.length === 1 ? shards[0]!.hits : mergeSorted(shards.map((s) => s.hits), start + count).slice(start)
   return { total, urns: hits.map((h) => h.urn), facets: sumFacets(shards.map((s) => s.facets), facetLimit) }
+}
+
+/**
+ * The first `take` hits of lists each already in the global order: one pass taking the smallest head each time
+ * (a deep page's 16 lists of 2,010 hits are merged in ~32,000 comparisons, where sorting them all took ~500,000).
+ */
+export function mergeSorted(lists: readonly Hit[][], take: number): Hit[] {
+  const out: Hit[] = []
+  const at = lists.map(() => 0)
+  while (out.length < take) {
+    let best = -1
+    for (let k = 0; k < lists.length; k++) {
+      if (at[k]! < lists[k]!.length && (best < 0 || compareHits(lists[k]![at[k]!]!, lists[best]![at[best]!]!) < 0)) best = k
+    }
+    if (best < 0) break
+    out.push(lists[best]![at[best]!++]!)
+  }
+  return out
 }
 
 /** Autocomplete candidates of every shard, one per distinct value (a whole-value match wins). */

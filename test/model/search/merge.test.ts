@@ -1,0 +1,17 @@
+/** Merging shards' hits, pure: the one-pass merge of lists in the global order equals sorting them all. */
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import type { Hit } from '../../../model/search/engine.ts'
+import { compareHits, mergeSorted } from '../../../model/search/merge.ts'
+
+test('merging sorted lists takes the same first hits as sorting all of them', () => {
+  for (let seed = 1; seed <= 10; seed++) {
+    const lists: Hit[][] = Array.from({ length: 1 + (seed % 5) }, () => [])
+    for (let i = 0; i < 300; i++) lists[(i * seed * 7) % lists.length]!.push({ urn: `urn:x:${String((i * 7919 * seed) % 1000).padStart(4, '0')}`, score: (i * seed) % 4 })
+    for (const list of lists) list.sort(compareHits)
+    const all = lists.flat().sort(compareHits)
+    for (const take of [0, 1, 10, 150, 300, 400]) assert.equal(mergeSorted(lists, take), all.slice(0, take), `seed ${seed}, take ${take}`)
+  }
+})
+
+test.run()
