@@ -24,7 +24,7 @@ import { backfillCompanions, companionOps, companionPatterns, facetFieldNames, l
 import { FT, FtConnection } from './connection.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, facetField, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery, tagMatches } from './query.ts'
-import { matchAllPage } from './matchAllPage.ts'
+import { DEEP_PAGE, matchAllPage } from './matchAllPage.ts'
 import { GenerationMemo } from './memo.ts'
 import { searchShard } from './shard.ts'
 import { resolvedQuery, tagValues } from './tagValues.ts'
@@ -156,7 +156,7 @@ export class RediSearchEngine implements SearchEngine {
   }
 
   async matchAllPage(q: SearchQuery, start: number, count: number): Promise<string[] | null> {
-    if (q.filter.length > 0 || searchQuery(q.text, undefined) !== '*') return null
+    if (start < DEEP_PAGE || q.filter.length > 0 || searchQuery(q.text, undefined) !== '*') return null
     const shards = this.keys.allShards().map((shard) => this.keys.searchIndex(shard, q.entity.name)).map((index) => ({ client: this.commands(index), index }))
     return matchAllPage(shards, start, count)
   }

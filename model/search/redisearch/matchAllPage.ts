@@ -9,6 +9,9 @@
 import { compareHits } from './ranking.ts'
 import { countBefore, indexSize, urnAt, urnsFrom, type Commands } from './companions.ts'
 
+/** Pages starting before this are cheaper merged from each shard's first start+count urns (fewer round trips). */
+export const DEEP_PAGE = 100
+
 export interface ShardIndex {
   client: Commands
   index: string
