@@ -117,7 +117,7 @@ export async function rankedHits(client: Commands, index: string, keyPrefix: str
   if (top.hits.length === 0) return { total, hits: [] }
   if (top.hits.length >= total) return { total, hits: top.hits.map(toHit).sort(compareHits) }
   // The lowest score returned: every match scored above it was returned; its tie group may be cut.
-  const boundary = Math.min(...top.hits.map((h) => Number(h.score)))
+  const boundary = top.hits.reduce((low, h) => Math.min(low, Number(h.score)), Infinity)
   const above = top.hits.map(toHit).filter((h) => h.score > boundary)
   const needed = window - above.length
   const tied = (walkable(total, needed) ? await tiesByWalk(a, boundary, needed) : null) ?? await tiesBySort(a, boundary, needed, total)
