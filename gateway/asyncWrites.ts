@@ -12,7 +12,7 @@ import { Queue } from 'bullmq'
 import type { RedisClient } from '../model/store/redis.ts'
 import type { Config } from '../model/config.ts'
 import { CatalogError, fail } from '../model/errors.ts'
-import { partitionOf, queueName, type JobResult, type WriteItem, type WriteJob } from '../model/jobs.ts'
+import { positionsByPartition, queueName, type JobResult, type WriteItem, type WriteJob } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
 
 /** How long a finished async write can still be asked about, at most (see above). */
@@ -58,11 +58,7 @@ export class AsyncWriter {
    * partitions' waiting jobs; a partition deeper than MAX_QUEUE_DEPTH refuses with 503 + Retry-After.
    */
   async submit(items: WriteItem[], actor: string, depths: readonly number[]): Promise<QueuedWrite[]> {
-    const byPartition = new Map<number, number[]>()
-    items.forEach((item, i) => {
-      const p = partitionOf(item.urn, this.config.partitions)
-      byPartition.set(p, [...(byPartition.get(p) ?? []), i])
-    })
+    const byPartition = positionsByPartition(items, this.config.partitions)
     for (const p of byPartition.keys()) {
       if ((depths[p] ?? 0) >= this.config.maxQueueDepth) {
         throw new CatalogError('OVERLOADED', `write queue ${p} holds ${depths[p]} waiting writes (limit ${this.config.maxQueueDepth}); retry later`, [], 1)

@@ -16,7 +16,7 @@ import { randomUUID } from 'node:crypto'
 import { Queue } from 'bullmq'
 import type { Config } from '../model/config.ts'
 import { CatalogError, ERRORS, type ErrorCode } from '../model/errors.ts'
-import { partitionOf, queueName, type ItemResult, type JobReply, type JobResult, type WriteItem, type WriteJob } from '../model/jobs.ts'
+import { positionsByPartition, queueName, type ItemResult, type JobReply, type JobResult, type WriteItem, type WriteJob } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
 import type { RedisClient } from '../model/store/redis.ts'
 
@@ -151,13 +151,7 @@ export class QueueWriter implements Writer {
   }
 
   async submit(items: WriteItem[], actor: string): Promise<ItemResult[]> {
-    const byPartition = new Map<number, number[]>()
-    items.forEach((item, i) => {
-      const p = partitionOf(item.urn, this.config.partitions)
-      let list = byPartition.get(p)
-      if (!list) byPartition.set(p, (list = []))
-      list.push(i)
-    })
+    const byPartition = positionsByPartition(items, this.config.partitions)
     for (const p of byPartition.keys()) {
       // Waiting jobs in the queue plus writes held here for the partition's next job.
       const waiting = this.sampled[p]! + this.buffered(p)

@@ -93,6 +93,18 @@ export function partitionOf(urn: string, partitions: number): number {
   return fnv1a(urn) % partitions
 }
 
+/** Positions of `items` grouped by their urn's partition, in order within each (one job per partition). */
+export function positionsByPartition(items: readonly { urn: string }[], partitions: number): Map<number, number[]> {
+  const byPartition = new Map<number, number[]>()
+  items.forEach((item, i) => {
+    const p = partitionOf(item.urn, partitions)
+    let list = byPartition.get(p)
+    if (!list) byPartition.set(p, (list = []))
+    list.push(i)
+  })
+  return byPartition
+}
+
 /**
  * BullMQ queue name of a partition. The braces make it the hash tag of every key of the queue, so on a Redis
  * Cluster each queue lives in one slot (as BullMQ requires) and the queues spread over the masters.

@@ -4,7 +4,7 @@
  * crash queues each of them once (BullMQ ignores a job id it already holds).
  */
 import { Queue } from 'bullmq'
-import { partitionOf, queueName, SYSTEM_ACTOR, type JobResult, type WriteItem, type WriteJob } from '../model/jobs.ts'
+import { positionsByPartition, queueName, SYSTEM_ACTOR, type JobResult, type WriteJob } from '../model/jobs.ts'
 import { cleanupAfter, type ReferenceDeps } from '../model/references.ts'
 import type { Keys } from '../model/store/keys.ts'
 import type { RedisClient } from '../model/store/redis.ts'
@@ -38,13 +38,8 @@ export class FollowUps {
   async after(deps: ReferenceDeps, jobId: string, job: WriteJob, result: JobResult): Promise<void> {
     if (job.replyTo) return // a synchronous write: the gateway waiting for it does the cleanup before answering
     const items = await cleanupAfter(deps, job.items, result.results)
-    const byPartition = new Map<number, WriteItem[]>()
-    for (const item of items) {
-      const p = partitionOf(item.urn, this.partitions)
-      byPartition.set(p, [...(byPartition.get(p) ?? []), item])
-    }
-    await Promise.all([...byPartition].map(([p, list]) =>
-      this.queue(p).add('write', { items: list, actor: SYSTEM_ACTOR, time: Date.now() }, { jobId: `${jobId}-refs-${p}` })))
+    await Promise.all([...positionsByPartition(items, this.partitions)].map(([p, positions]) =>
+      this.queue(p).add('write', { items: positions.map((i) => items[i]!), actor: SYSTEM_ACTOR, time: Date.now() }, { jobId: `${jobId}-refs-${p}` })))
   }
 
   async close(): Promise<void> {
