@@ -93,15 +93,15 @@ export const dataPlatformInstanceKey = defineAspect('dataPlatformInstanceKey', `
   instance: Name(),
 }))
 
-export const mlFeatureKey = defineAspect('mlFeatureKey', `${KEY}MLFeatureKey`, Type.Object({
+/** Keys of ML features and primary keys: feature namespace, name. */
+const MLFeatureKeyFields = () => Type.Object({
   featureNamespace: Part({ field: 'featureNamespace', type: 'TEXT', queryByDefault: true }),
   name: Name(),
-}))
+})
 
-export const mlPrimaryKeyKey = defineAspect('mlPrimaryKeyKey', `${KEY}MLPrimaryKeyKey`, Type.Object({
-  featureNamespace: Part({ field: 'featureNamespace', type: 'TEXT', queryByDefault: true }),
-  name: Name(),
-}))
+export const mlFeatureKey = defineAspect('mlFeatureKey', `${KEY}MLFeatureKey`, MLFeatureKeyFields())
+
+export const mlPrimaryKeyKey = defineAspect('mlPrimaryKeyKey', `${KEY}MLPrimaryKeyKey`, MLFeatureKeyFields())
 
 export const mlFeatureTableKey = defineAspect('mlFeatureTableKey', `${KEY}MLFeatureTableKey`, Type.Object({
   platform: Urn({ urnOf: 'dataPlatform', relationship: { name: 'SourcePlatform', entityTypes: ['dataPlatform'] }, searchable: { field: 'platform', type: 'URN', facet: true, facetKey: 'id' } }),

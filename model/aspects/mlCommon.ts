@@ -1,6 +1,6 @@
 /** Schema pieces shared by the ML aspects: feature data types, metrics and hyper-parameters, lineage to jobs. */
 import { Type } from 'typebox'
-import { UnionOf, UrnList } from './common.ts'
+import { TimeStamp, UnionOf, UrnList, VersionTag } from './common.ts'
 
 export const MLFeatureDataType = Type.Enum(['USELESS', 'NOMINAL', 'ORDINAL', 'BINARY', 'COUNT', 'TIME', 'INTERVAL', 'IMAGE', 'VIDEO', 'AUDIO',
   'TEXT', 'MAP', 'SEQUENCE', 'SET', 'CONTINUOUS', 'BYTE', 'UNKNOWN'], { searchable: { field: 'dataType', type: 'KEYWORD', facet: true } })
@@ -25,6 +25,15 @@ export const HyperParameterValueType = UnionOf({
 export const MLModelLineageInfo = {
   trainingJobs: Type.Optional(UrnList({ relationship: { name: 'TrainedBy', entityTypes: ['dataJob', 'dataProcessInstance'], lineage: 'upstream' } })),
   downstreamJobs: Type.Optional(UrnList({ relationship: { name: 'UsedBy', entityTypes: ['dataJob', 'dataProcessInstance'], lineage: 'downstream' } })),
+}
+
+/** What models and model groups both say of themselves: name (searched as displayName), description, dates, version. */
+export const MLModelDescription = {
+  name: Type.Optional(Type.String({ searchable: { field: 'displayName', type: 'TEXT', boost: 10, queryByDefault: true, autocomplete: true } })),
+  description: Type.Optional(Type.String({ searchable: { field: 'description', type: 'TEXT', queryByDefault: true } })),
+  created: Type.Optional(TimeStamp),
+  lastModified: Type.Optional(TimeStamp),
+  version: Type.Optional(VersionTag),
 }
 
 /** The datasets a feature or primary key is derived from (DerivedFrom, upstream lineage). */

@@ -4,18 +4,14 @@
  */
 import { Type } from 'typebox'
 import { defineAspect } from './aspect.ts'
-import { CustomAndExternal, TimeStamp, UrnList, VersionTag } from './common.ts'
-import { HyperParameterValueType, MLModelLineageInfo, MLNamedValue } from './mlCommon.ts'
+import { CustomAndExternal, UrnList } from './common.ts'
+import { HyperParameterValueType, MLModelDescription, MLModelLineageInfo, MLNamedValue } from './mlCommon.ts'
 
 export const MLModelProperties = Type.Object({
   ...CustomAndExternal,
   ...MLModelLineageInfo,
-  name: Type.Optional(Type.String({ searchable: { field: 'displayName', type: 'TEXT', boost: 10, queryByDefault: true, autocomplete: true } })),
-  description: Type.Optional(Type.String({ searchable: { field: 'description', type: 'TEXT', queryByDefault: true } })),
+  ...MLModelDescription,
   date: Type.Optional(Type.Integer()),
-  created: Type.Optional(TimeStamp),
-  lastModified: Type.Optional(TimeStamp),
-  version: Type.Optional(VersionTag),
   type: Type.Optional(Type.String({ searchable: { field: 'type', type: 'KEYWORD', queryByDefault: true } })),
   hyperParameters: Type.Optional(Type.Record(Type.String(), HyperParameterValueType)),
   hyperParams: Type.Optional(Type.Array(MLNamedValue)),
