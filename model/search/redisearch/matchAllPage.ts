@@ -6,7 +6,7 @@
  * only that many (start - before + count) from it on. Exact whatever the spread: a pivot with more than `start`
  * urns before it is dropped, and every shard then sends from its first urn.
  */
-import { compareHits } from './ranking.ts'
+import { compareHits } from '../merge.ts'
 import { countBefore, indexSize, urnAt, urnsFrom, type Commands } from './companions.ts'
 
 /** Pages starting before this are cheaper merged from each shard's first start+count urns (fewer round trips). */

@@ -15,12 +15,9 @@
  * document and the query only (no corpus statistics), so hits of per-shard indexes compare across shards and
  * merge by (score desc, urn asc).
  */
+import type { Hit } from '../engine.ts'
+import { compareHits } from '../merge.ts'
 import { urnWindow, type Commands } from './companions.ts'
-
-export interface Hit {
-  urn: string
-  score: number
-}
 
 export interface Ranked {
   total: number
@@ -28,10 +25,6 @@ export interface Ranked {
   hits: Hit[]
 }
 
-/** The service's order: relevance descending, then urn ascending. */
-export function compareHits(a: Hit, b: Hit): number {
-  return b.score - a.score || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)
-}
 
 /** Reads an FT.SEARCH NOCONTENT WITHSCORES reply: total and (key, score text) pairs. */
 function parseScored(reply: unknown, keyPrefix: string): { total: number; hits: { urn: string; score: string }[] } {

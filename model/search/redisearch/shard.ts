@@ -13,10 +13,11 @@
  *   - stable pages with ties: ranking.ts.
  *   - a query asked again while the index is unchanged is answered from the generation memo (memo.ts).
  */
+import type { Hit } from '../engine.ts'
 import { facetTotals, indexSize, urnWindow, type Commands } from './companions.ts'
 import { facetCounts, subtractCounts, type FacetCounts } from './facets.ts'
 import { GenerationMemo } from './memo.ts'
-import { rankedHits, type Hit } from './ranking.ts'
+import { rankedHits } from './ranking.ts'
 
 /** Windows larger than this are computed each time rather than remembered (they hold that many hits). */
 const MEMO_WINDOW = 20_000
