@@ -16,6 +16,8 @@ import type { FollowUps } from './followUps.ts'
 export interface ConsumerEvents {
   onApplied?: (partition: number, job: Job, millis: number) => void
   onFailed?: (partition: number, job: Job | undefined, err: Error) => void
+  /** A job applied, but what it leaves to do (followUps.ts) could not be queued: the write stands, the cleanup is lost. */
+  onFollowUpFailed?: (partition: number, job: Job, err: Error) => void
 }
 
 /** Sets global concurrency 1 on every partition queue (idempotent; gateway and workers both do it). */
@@ -40,12 +42,14 @@ export function startConsumers(config: Config, connection: RedisClient, keys: Ke
         let result: JobResult
         try {
           result = await applyJob(deps, job.data, job.id!)
-          await followUps.after(deps, job.id!, job.data, result)
         } catch (err) {
           await reply({ error: err instanceof Error ? err.message : String(err), ...(isCatalogError(err) ? { code: err.code } : {}) })
           throw err
         }
-        // Applied: the waiting gateway may answer now (BullMQ records the completion next).
+        // Applied, so the job succeeded whatever happens to its follow-ups (failing it would report an applied write
+        // as failed); the waiting gateway may answer now (BullMQ records the completion next).
+        await followUps.after(deps, job.id!, job.data, result)
+          .catch((err: Error) => events.onFollowUpFailed?.(p, job, err))
         await reply({ result })
         events.onApplied?.(p, job, performance.now() - started)
         return result

@@ -7,7 +7,7 @@ import { openModel, type OpenOptions } from '../model/runtime.ts'
 import { connectForQueues, connectForStore } from '../model/store/redis.ts'
 import { limitPartitions, startConsumers, type ConsumerEvents } from './consumer.ts'
 import { FollowUps } from './followUps.ts'
-import { applySeconds, casConflicts, jobsApplied, jobsFailed } from './metrics.ts'
+import { applySeconds, casConflicts, followUpsFailed, jobsApplied, jobsFailed } from './metrics.ts'
 
 const urnsOf = (job: Job<WriteJob>): string[] => [...new Set(job.data.items.map((i) => i.urn))]
 
@@ -34,6 +34,11 @@ export async function startWorkers(config: Config, log: Logger, events: Consumer
       jobsFailed.inc({ partition: String(partition) })
       log.error('job failed', { partition, job: job?.id, urns: job ? urnsOf(job) : undefined, error: err.message })
       events.onFailed?.(partition, job, err)
+    },
+    onFollowUpFailed: (partition, job, err) => {
+      followUpsFailed.inc({ partition: String(partition) })
+      log.error('follow-up not queued: references to the entities this job removed stay until restated', { partition, job: job.id, urns: urnsOf(job), error: err.message })
+      events.onFollowUpFailed?.(partition, job, err)
     },
   })
   await Promise.all(workers.map((w) => w.waitUntilReady()))
