@@ -2,21 +2,17 @@
  * Asynchronous writes (`"async": "true"` on proposals): items go to their partition's queue as jobs nobody waits
  * for, and the request is answered once BullMQ holds them (durably queued, not yet applied). Each job's id names its
  * partition (`<partition>-<uuid>`), so `GET /writes/<id>` finds the job's queue and reads its state from BullMQ:
- * queued, applying, applied (with each item's outcome) or failed. Records of finished async writes are kept for
- * ASYNC_RECORD_SECONDS at most: BullMQ trims a queue's finished jobs by the options of whichever job finishes next,
- * and the synchronous writes (gateway/writeQueue.ts) keep theirs for 60 s, so on a partition that also takes
- * synchronous writes a record can go after about a minute (then 404 JOB_NOT_FOUND; the data itself tells).
+ * queued or applying; once finished, the worker's record of the outcome (workers/writeRecords.ts: applied with each
+ * item's result, or failed) answers for WRITE_RECORD_SECONDS, BullMQ's finished job (kept about a minute) when that
+ * record could not be written. After that: 404 JOB_NOT_FOUND.
  */
 import { randomUUID } from 'node:crypto'
 import { Queue } from 'bullmq'
 import type { RedisClient } from '../model/store/redis.ts'
 import type { Config } from '../model/config.ts'
 import { CatalogError, fail } from '../model/errors.ts'
-import { positionsByPartition, queueName, type JobResult, type WriteItem, type WriteJob } from '../model/jobs.ts'
+import { positionsByPartition, queueName, WRITE_RECORD_SECONDS, type JobResult, type WriteItem, type WriteJob, type WriteOutcome } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
-
-/** How long a finished async write can still be asked about, at most (see above). */
-export const ASYNC_RECORD_SECONDS = 24 * 3600
 
 /** Where the items of one request went: one write id per partition, and which items (by position) it carries. */
 export interface QueuedWrite {
@@ -38,17 +34,22 @@ const ID = /^(\d+)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$
 
 export class AsyncWriter {
   private readonly config: Config
+  private readonly connection: RedisClient
+  private readonly keys: Keys
   private readonly queues: Queue<WriteJob, JobResult>[]
 
   constructor(config: Config, connection: RedisClient, keys: Keys) {
     this.config = config
+    this.connection = connection
+    this.keys = keys
     this.queues = Array.from({ length: config.partitions }, (_, p) => new Queue<WriteJob, JobResult>(queueName(p), {
       connection,
       prefix: keys.queuePrefix(),
       defaultJobOptions: {
         attempts: 1,
-        removeOnComplete: { age: ASYNC_RECORD_SECONDS, count: 100_000 },
-        removeOnFail: { age: ASYNC_RECORD_SECONDS * 7, count: 10_000 },
+        // As the synchronous writes' (writeQueue.ts): the outcome outlives the job in the worker's record.
+        removeOnComplete: { age: 60, count: 5000 },
+        removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
       },
     }))
   }
@@ -74,8 +75,10 @@ export class AsyncWriter {
   /** The state of write `id`; 404 JOB_NOT_FOUND when unknown or expired. */
   async status(id: string): Promise<WriteStatus> {
     const partition = Number(ID.exec(id)?.[1] ?? NaN)
-    const notFound = () => fail('JOB_NOT_FOUND', `no write ${JSON.stringify(id.slice(0, 100))} (unknown, or its record has expired after ${ASYNC_RECORD_SECONDS} s)`, [{ path: 'id', message: 'not found' }])
+    const notFound = () => fail('JOB_NOT_FOUND', `no write ${JSON.stringify(id.slice(0, 100))} (unknown, or its record has expired after ${WRITE_RECORD_SECONDS} s)`, [{ path: 'id', message: 'not found' }])
     if (!(partition < this.config.partitions)) throw notFound()
+    const recorded = await this.connection.get(this.keys.writeRecord(id))
+    if (recorded) return { id, ...(JSON.parse(recorded) as WriteOutcome) }
     const queue = this.queues[partition]!
     const state = await queue.getJobState(id)
     if (state === 'unknown') throw notFound()

@@ -79,6 +79,12 @@ export interface JobResult {
   results: ItemResult[]
 }
 
+/** How long the outcome of an asynchronous write can be asked about (`GET /writes/<id>`). */
+export const WRITE_RECORD_SECONDS = 24 * 3600
+
+/** The outcome of an asynchronous write, recorded by the worker that finished it (Keys.writeRecord). */
+export type WriteOutcome = { state: 'applied'; results: ItemResult[] } | { state: 'failed'; error: string }
+
 /** What a worker publishes on the job's reply channel: the result, or the error that failed it. */
 export interface JobReply {
   id: string

@@ -12,6 +12,7 @@ import type { Keys } from '../model/store/keys.ts'
 import type { RedisClient } from '../model/store/redis.ts'
 import { applyJob, type ApplyDeps } from './applyJob.ts'
 import type { FollowUps } from './followUps.ts'
+import { recordOutcome } from './writeRecords.ts'
 
 export interface ConsumerEvents {
   onApplied?: (partition: number, job: Job, millis: number) => void
@@ -36,21 +37,23 @@ export function startConsumers(config: Config, connection: RedisClient, keys: Ke
       queueName(p),
       async (job) => {
         const started = performance.now()
-        const reply = (body: Omit<JobReply, 'id'>) => job.data.replyTo
+        // The outcome goes to whoever will ask: the gateway waiting on its reply channel, or (async) the write's record.
+        // Losing either leaves BullMQ's own record of the job, which the gateway reads as well.
+        const tell = (body: Omit<JobReply, 'id'>) => job.data.replyTo
           ? connection.publish(job.data.replyTo, JSON.stringify({ id: job.id, ...body })).catch(() => 0)
-          : Promise.resolve(0)
+          : recordOutcome(connection, keys, job.id!, body).catch(() => 0)
         let result: JobResult
         try {
           result = await applyJob(deps, job.data, job.id!)
         } catch (err) {
-          await reply({ error: err instanceof Error ? err.message : String(err), ...(isCatalogError(err) ? { code: err.code } : {}) })
+          await tell({ error: err instanceof Error ? err.message : String(err), ...(isCatalogError(err) ? { code: err.code } : {}) })
           throw err
         }
         // Applied, so the job succeeded whatever happens to its follow-ups (failing it would report an applied write
-        // as failed); the waiting gateway may answer now (BullMQ records the completion next).
+        // as failed); the outcome may be told now (BullMQ records the completion next).
         await followUps.after(deps, job.id!, job.data, result)
           .catch((err: Error) => events.onFollowUpFailed?.(p, job, err))
-        await reply({ result })
+        await tell({ result })
         events.onApplied?.(p, job, performance.now() - started)
         return result
       },

@@ -95,7 +95,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
     {
       method: 'GET',
       path: '/writes/*',
-      summary: 'The outcome of an asynchronous write: queued, applying, applied (each item\'s changes or error) or failed',
+      summary: 'The outcome of an asynchronous write: queued, applying, applied (each item\'s changes or error) or failed; kept for a day',
       scope: 'read',
       parameters: [{ name: 'id', in: 'path', required: true, description: 'the writeId an async write answered' }],
       handler: async (req) => ({ body: await deps.asyncWriter.status(req.params.id ?? '') }),

@@ -93,6 +93,8 @@ export class Keys {
   layout(): string { return `${this.prefix}layout` }
   /** Hash: access token hash -> token record (JSON). */
   tokens(): string { return `${this.prefix}tokens` }
+  /** String (JSON WriteOutcome, expiring): how asynchronous write `id` ended, for `GET /writes/<id>`. */
+  writeRecord(id: string): string { return `${this.prefix}write:${id}` }
   /** Pub/sub channel on which a gateway hears that its write jobs were applied. */
   replies(gatewayId: string): string { return `${this.prefix}replies:${gatewayId}` }
   /** BullMQ key prefix of the write queues (each queue name carries its own hash tag: model/jobs.ts queueName). */
