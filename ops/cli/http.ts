@@ -1,10 +1,11 @@
 /**
- * The CLI's HTTP client for the service API: base URL and bearer token from flags or SVC_URL / SVC_TOKEN, JSON in
- * and out, and a few retries when the service says it is busy (429/503) or cannot be reached.
+ * The CLI's HTTP client for the service API: base URL from `--url` or SVC_URL, else the API of the `npm start`
+ * running on DATA_DIR (its instance record, as the Redis commands find its Redis); bearer token from `--token` or
+ * SVC_TOKEN; JSON in and out, and a few retries when the service says it is busy (429/503) or cannot be reached.
  */
+import { resolve } from 'node:path'
 import { loadConfig } from '../../model/config.ts'
-
-export const DEFAULT_URL = 'http://127.0.0.1:8080'
+import { runningInstance } from '../instance.ts'
 
 export interface ApiTarget {
   url: string
@@ -16,11 +17,18 @@ export interface ApiResponse {
   body: any
 }
 
-/** The API target from `--url` / `--token`, else SVC_URL / SVC_TOKEN, else the local default. */
+/**
+ * The API target from `--url` / `--token`, else SVC_URL / SVC_TOKEN, else the API of the `npm start` running on
+ * DATA_DIR; throws a one-line error when there is none.
+ */
 export function apiTarget(values: { url?: string; token?: string }, env: NodeJS.ProcessEnv = process.env): ApiTarget {
-  const url = (values.url ?? env.SVC_URL ?? DEFAULT_URL).replace(/\/+$/, '')
   const token = values.token ?? (env.SVC_TOKEN || undefined)
-  return { url, token }
+  const given = values.url ?? (env.SVC_URL || undefined)
+  if (given) return { url: given.replace(/\/+$/, ''), token }
+  const dataDir = loadConfig(env).dataDir
+  const running = runningInstance(dataDir)
+  if (running?.apiUrl) return { url: running.apiUrl.replace(/\/+$/, ''), token }
+  throw new Error(`SVC_URL is not set and no npm start runs on the data folder ${resolve(dataDir)}: start the service (npm start), or set SVC_URL (and DATA_DIR if it uses another folder)`)
 }
 
 const RETRIES = 4

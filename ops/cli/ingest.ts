@@ -34,13 +34,9 @@ function readJson(file: string): unknown {
 async function sendBatch(target: ApiTarget, batch: Unit[]): Promise<{ outcomes: Outcome[]; fatal?: Outcome }> {
   const sources = batch.flatMap((u) => u.proposals.map(() => u.source))
   const types = batch.flatMap((u) => u.proposals.map((p) => entityTypeOf(p)))
-  let res
-  try {
-    res = await callApi(target, 'POST', '/aspects?action=ingestProposalBatch', { proposals: batch.flatMap((u) => u.proposals) })
-  } catch (err) {
-    const failure: Outcome = { accepted: false, code: 'UNREACHABLE', message: (err as Error).message }
-    return { outcomes: types.map((entityType) => ({ ...failure, entityType })), fatal: failure }
-  }
+  // A service that cannot be reached ends the run with one line (the dispatcher prints the error), not a
+  // rejection per proposal.
+  const res = await callApi(target, 'POST', '/aspects?action=ingestProposalBatch', { proposals: batch.flatMap((u) => u.proposals) })
   if (res.status !== 200) {
     const failure: Outcome = { accepted: false, code: res.body?.code ?? `HTTP_${res.status}`, message: describeError(res) }
     return { outcomes: types.map((entityType) => ({ ...failure, entityType })), fatal: res.status === 401 || res.status === 403 || res.status === 413 ? failure : undefined }

@@ -16,7 +16,10 @@ import { formatSummary, summarize } from '../../ops/cli/summary.ts'
 import { entityTypeOf } from '../../ops/cli/records.ts'
 import { fixture } from '../helpers/fixtures.ts'
 import { deleteKeys as deleteStoredKeys } from '../helpers/store.ts'
-import { startService, type TestService, redisEnv } from '../helpers/service.ts'
+import { onCluster, startService, type TestService, redisEnv } from '../helpers/service.ts'
+import { freePort } from '../../ops/embeddedRedis.ts'
+import { INSTANCE_FILE, redisServersIn } from '../../ops/instance.ts'
+import { spawnService, type ChildService } from '../helpers/processes.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const UPSTREAM = 'test/fixtures/upstream/'
@@ -261,3 +264,80 @@ t('queues prints the job counts of every partition', async ({ svc }) => {
 })
 
 t.run()
+
+/**
+ * The API commands find the service by themselves, as a user meets them: `npm start` (ops/main.ts) on a temporary
+ * data folder and ports other than the defaults, the CLI with DATA_DIR only (no SVC_URL, no REDIS_URL). Once, on
+ * the standalone pass (npm start always runs its own embedded Redis).
+ */
+interface StartCtx { dataDir: string; env: Record<string, string>; start: ChildService }
+const started = suite<StartCtx>('ops cli: the API commands find the npm start of DATA_DIR')
+const cliOn = (env: Record<string, string>, ...args: string[]): Promise<Result> => {
+  const child = spawn(process.execPath, ['ops/cli/main.ts', ...args], {
+    cwd: ROOT, env: { ...process.env, SVC_URL: '', SVC_TOKEN: '', REDIS_URL: '', REDIS_CLUSTER: '', LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })
+  child.stderr.on('data', (d: Buffer) => { stderr += d.toString() })
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr })))
+}
+const ADMIN = 'cli-test-admin-secret'
+const oneLine = (r: Result) => r.stderr.trim().split('\n').length === 1 && r.stdout === ''
+
+started.before(async (ctx) => {
+  if (onCluster()) return
+  ctx.dataDir = mkdtempSync(join(tmpdir(), 'svc-cli-start-'))
+  const port = await freePort()
+  assert.is.not(port, 8080)
+  ctx.env = {
+    REDIS_URL: '', REDIS_CLUSTER: '', DATA_DIR: ctx.dataDir, PORT: String(port), DASHBOARD_PORT: String(await freePort()),
+    EMBEDDED_REDIS_PORT: String(await freePort()), LOG_LEVEL: 'warn', PARTITIONS: '2', APPENDFSYNC: 'everysec', ADMIN_TOKEN: ADMIN, AUTH_ENABLED: 'false',
+  }
+  ctx.start = spawnService('ops/main.ts', ctx.env)
+  await ctx.start.waitFor(/stop with Ctrl-C/, 60_000)
+})
+started.after(async (ctx) => {
+  if (onCluster()) return
+  await ctx.start.kill('SIGKILL')
+  for (const pid of redisServersIn(ctx.dataDir)) process.kill(pid, 'SIGKILL')
+})
+
+started('ingest, delete and rollback reach the npm start of DATA_DIR on its own port', async ({ dataDir }) => {
+  if (onCluster()) return
+  const env = { DATA_DIR: dataDir, PARTITIONS: '2' }
+  const r = await cliOn(env, 'ingest', `${UPSTREAM}single_mce.requests.json`)
+  assert.is(r.code, 0, show(r))
+  assert.match(r.stdout, /^rejected: 0$/m, show(r))
+  const d = await cliOn(env, 'delete', 'urn:svc:dataset:(urn:svc:dataPlatform:hive,NotThere,PROD)')
+  assert.is(d.code, 0, show(d))
+  const rb = await cliOn({ ...env, SVC_TOKEN: ADMIN }, 'rollback', 'no-such-run', '--dry-run')
+  assert.is(rb.code, 0, show(rb))
+  assert.match(rb.stdout, /would roll back 0 entities/)
+})
+
+started('with no npm start on DATA_DIR (and no SVC_URL), each API command says so in one line', async ({ dataDir }) => {
+  if (onCluster()) return
+  const env = { DATA_DIR: join(dataDir, 'nothing-here') }
+  for (const args of [['ingest', `${UPSTREAM}bootstrap_mce.json`], ['delete', hive], ['rollback', 'r1']]) {
+    const r = await cliOn(env, ...args)
+    assert.is(r.code, 1, `${args[0]}: ${show(r)}`)
+    assert.ok(oneLine(r), `${args[0]}: ${show(r)}`)
+    assert.match(r.stderr, /^error: SVC_URL is not set and no npm start runs on the data folder .*nothing-here: start the service \(npm start\), or set SVC_URL/)
+  }
+})
+
+started('a service that cannot be reached ends an ingest with one line, not a rejection per proposal', async () => {
+  if (onCluster()) return
+  const dir = mkdtempSync(join(tmpdir(), 'svc-cli-gone-'))
+  const url = `http://127.0.0.1:${await freePort()}`
+  writeFileSync(join(dir, INSTANCE_FILE), JSON.stringify({ pid: process.pid, startedAt: new Date().toISOString(), apiUrl: url }))
+  const r = await cliOn({ DATA_DIR: dir }, 'ingest', `${UPSTREAM}bootstrap_mce.json`)
+  assert.is(r.code, 1, show(r))
+  assert.not.match(r.stdout, /UNREACHABLE|rejected/, show(r))
+  assert.match(r.stderr, new RegExp(`^error: cannot reach ${url}: `, 'm'), show(r))
+  assert.is(r.stderr.split('\n').filter((l) => l.startsWith('error')).length, 1, show(r))
+})
+
+started.run()
+
