@@ -12,7 +12,7 @@ import { readJsonBody } from './http/body.ts'
 import { isServiceFault, toCatalogError } from './http/errors.ts'
 import { checkQuery, stringParam } from './http/params.ts'
 import { answerClientError } from './http/clientErrors.ts'
-import { bodyChecker, type Query, type RouteSpec } from './http/route.ts'
+import { bodyChecker, type Method, type Query, type RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
 import { configRoutes } from './routes/config.ts'
 import { entitiesRoutes } from './routes/entities.ts'
@@ -24,11 +24,12 @@ import { operationsRoutes } from './routes/operations.ts'
 import { relationshipRoutes } from './routes/relationships.ts'
 import { searchRoutes } from './routes/search.ts'
 import { catalogRoutes } from './routes/catalog.ts'
+import { tokenRoutes } from './routes/tokens.ts'
 import { uiRoutes } from './routes/ui.ts'
 
 /** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps)]
+  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps), ...tokenRoutes(deps)]
   return [...api, ...docsRoutes(deps, api), ...uiRoutes(deps)]
 }
 
@@ -58,7 +59,7 @@ function urnOfBody(body: unknown): string | undefined {
 }
 
 /** Mounts routes sharing a method and path, dispatching on `?action=`. */
-function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: string, routes: RouteSpec[]): void {
+function mount(server: Server, deps: GatewayDeps, method: Method, path: string, routes: RouteSpec[]): void {
   const byAction = new Map(routes.map((r) => [r.action, r]))
   const checkBody = new Map(routes.map((r) => [r, bodyChecker(r)]))
   const actions = routes.map((r) => r.action).filter((a): a is string => !!a)
@@ -75,13 +76,13 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
           [{ path: 'action', message: `one of: ${actions.join(', ')}` }])
       }
       routeName = route.action ? `${method} ${path}?action=${route.action}` : routeName
-      const actor = await authenticate(deps.model.config, deps.tokens, route.scope, req.headers)
+      const { actor, granted } = await authenticate(deps.model.config, deps.tokens, route.scope, req.headers)
       const body = checkBody.get(route)!(route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined)
       const params: Record<string, string> = {}
       const wildcard = (req.params as Record<string, string> | undefined)?.['*']
       if (wildcard !== undefined) params[route.parameters?.find((p) => p.in === 'path')?.name ?? 'urn'] = wildcard
       urn = params.urn ?? urnOfBody(body) ?? stringParam(query, 'urn')
-      const reply = await route.handler({ query, params, body, headers: req.headers, actor })
+      const reply = await route.handler({ query, params, body, headers: req.headers, actor, granted })
       sendJson(res, reply.status ?? 200, reply.raw ?? JSON.stringify(reply.body), reply.headers, reply.contentType)
     } catch (err) {
       sendError(deps, req, res, err)
@@ -95,6 +96,7 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
     }
   }
   if (method === 'GET') server.get(path, handler)
+  else if (method === 'DELETE') server.del(path, handler)
   else server.post(path, handler)
 }
 
@@ -111,7 +113,7 @@ export function buildServer(deps: GatewayDeps, routes: RouteSpec[] = allRoutes(d
     }
   }
   for (const [key, group] of groups) {
-    const [method, path] = key.split(' ') as ['GET' | 'POST', string]
+    const [method, path] = key.split(' ') as [Method, string]
     mount(server, deps, method, path, group)
   }
   // Restify's own errors (no route, method not allowed, malformed URL): same body shape as ours.

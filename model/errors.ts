@@ -31,6 +31,7 @@ export const ERRORS = {
   HEADERS_TOO_LARGE: { status: 431, message: 'the request line or headers are too large' },
   PATCH_FAILED: { status: 422, message: 'a patch operation could not be applied; nothing was changed' },
   JOB_NOT_FOUND: { status: 404, message: 'no such write (unknown id, or its record has expired)' },
+  TOKEN_NOT_FOUND: { status: 404, message: 'no such token (unknown id, or already revoked)' },
   OVERLOADED: { status: 503, message: 'the write queues are full; retry later' },
   WRITE_NOT_CONFIRMED: { status: 503, message: 'the write was queued but not confirmed in time; it may still be applied' },
   NOT_REPLICATED: { status: 503, message: 'the write was applied on its primary but not acknowledged by enough replicas in time; retry it' },

@@ -9,6 +9,7 @@
  * Who runs it: for a synchronous write the gateway, before answering (gateway/referenceCleanup.ts); for an
  * asynchronous one the worker that applied it, once applied (workers/followUps.ts).
  */
+import { removesEntity } from './hardDelete.ts'
 import type { ItemResult, WriteItem } from './jobs.ts'
 import type { Registry } from './registry.ts'
 import type { EdgeStore } from './store/edgeStore.ts'
@@ -19,14 +20,6 @@ export interface ReferenceDeps {
   registry: Registry
   store: EntityStore
   edges: EdgeStore
-}
-
-/** Whether an item asks to remove its whole entity (an entity delete, or a delete of the key aspect). */
-function removesEntity(registry: Registry, item: WriteItem): boolean {
-  if (item.op === 'deleteEntity') return true
-  if (item.op !== 'delete') return false
-  const entity = registry.entities.find((e) => e.name === item.entityType)
-  return entity !== undefined && entity.keyAspect === item.aspect
 }
 
 /**

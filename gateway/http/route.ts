@@ -21,6 +21,8 @@ export interface RouteRequest {
   headers: IncomingHttpHeaders
   /** Who is calling (token subject, or the system actor when authentication is off). */
   actor: string
+  /** The scope of the caller's token; absent when the route asked for none (public, or authentication off). */
+  granted?: 'read' | 'write' | 'admin'
 }
 
 export interface Reply {
@@ -39,8 +41,11 @@ export interface Reply {
  */
 export type Scope = 'public' | 'read' | 'write' | 'admin'
 
+/** The HTTP methods routes use. */
+export type Method = 'GET' | 'POST' | 'DELETE'
+
 export interface RouteSpec {
-  method: 'GET' | 'POST'
+  method: Method
   path: string
   action?: string
   summary: string

@@ -9,6 +9,7 @@ import type { WriteItem } from '../../model/jobs.ts'
 import { ProposalSchema, parseProposal } from '../../model/proposal.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
+import { checkHardDelete } from '../http/auth.ts'
 import { intParam, requiredParam } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
 import { AsyncFlag, isAsync, itemError, submit } from '../http/writes.ts'
@@ -45,6 +46,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       },
       handler: async (req) => {
         const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal)
+        checkHardDelete(deps.model.config, registry, req, item, 'proposal.changeType')
         const done = await submit(deps, [item], req.actor, isAsync(req.body))
         if (done.mode === 'async') return { body: { value: item.urn, writeId: done.writeIdOf(0) } }
         const error = done.results[0]!.error
@@ -69,6 +71,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
         proposals.forEach((raw, i) => {
           try {
             const item = parseProposal(registry, raw, `proposals[${i}]`)
+            checkHardDelete(deps.model.config, registry, req, item, `proposals[${i}].changeType`)
             results.push({ index: i, urn: item.urn, status: 200 })
             items.push(item)
             positions.push(i)

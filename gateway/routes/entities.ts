@@ -7,6 +7,7 @@ import type { WriteItem } from '../../model/jobs.ts'
 import { parseUrn } from '../../model/urn.ts'
 import { IngestSchema, parseIngest, snapshotView } from '../../model/snapshot.ts'
 import type { GatewayDeps } from '../deps.ts'
+import { checkHardDelete } from '../http/auth.ts'
 import type { RouteSpec } from '../http/route.ts'
 
 export const DeleteBody = Type.Object({
@@ -52,6 +53,7 @@ export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
         const item: WriteItem = body.aspectName === undefined
           ? { op: 'deleteEntity', ...base }
           : { op: 'delete', ...base, aspect: registry.aspectOf(parsed.entity, body.aspectName).name }
+        checkHardDelete(model.config, registry, req, item, 'urn')
         const [result] = await writer.submit([item], req.actor)
         return { body: { value: { urn: parsed.urn, rows: result!.changes } } }
       },

@@ -1,4 +1,7 @@
-/** Operational routes: `/health` (the process is alive), `/ready` (Redis answers and workers are present), `/metrics`. */
+/**
+ * Operational routes: `/health` (the process is alive; public), `/ready` (Redis answers and workers are present)
+ * and `/metrics`; these two are read routes (with AUTH_ENABLED, Prometheus sends a bearer token).
+ */
 import { Queue } from 'bullmq'
 import { queueName } from '../../model/jobs.ts'
 import { metricsText } from '../../model/metricsText.ts'
@@ -13,7 +16,7 @@ export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
       handler: async () => ({ body: { status: 'ok' } }),
     },
     {
-      method: 'GET', path: '/ready', scope: 'public', summary: 'Readiness: Redis answers and at least one worker is connected (503 otherwise)',
+      method: 'GET', path: '/ready', scope: 'read', summary: 'Readiness: Redis answers and at least one worker is connected (503 otherwise)',
       handler: async () => {
         const checks: Record<string, unknown> = {}
         try {
@@ -29,7 +32,7 @@ export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
       },
     },
     {
-      method: 'GET', path: '/metrics', scope: 'public', summary: 'Prometheus metrics of this process',
+      method: 'GET', path: '/metrics', scope: 'read', summary: 'Prometheus metrics of this process',
       handler: async () => {
         const { body, contentType } = await metricsText()
         return { body: undefined, raw: body, contentType }

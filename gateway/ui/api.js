@@ -18,7 +18,7 @@ export class ApiError extends Error {
 }
 
 const authListeners = new Set()
-/** Called with the error whenever the service answers 401 (no token, or a token it does not know). */
+/** Called with the error, and whether a token was sent, whenever the service answers 401 (no token, or one it does not know). */
 export const onUnauthorized = (listener) => { authListeners.add(listener); return () => authListeners.delete(listener) }
 
 export async function call(method, path, body) {
@@ -32,7 +32,7 @@ export async function call(method, path, body) {
   try { json = text ? JSON.parse(text) : undefined } catch { json = { message: text } }
   if (!res.ok) {
     const err = new ApiError(res.status, json)
-    if (res.status === 401) for (const listener of authListeners) listener(err)
+    if (res.status === 401) for (const listener of authListeners) listener(err, Boolean(token))
     throw err
   }
   return json

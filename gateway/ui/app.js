@@ -61,7 +61,9 @@ function TokenDialog({ reason, onDone }) {
     <dialog ref=${ref} class="token-dialog" aria-labelledby="token-title" onClose=${() => onDone(false)}>
       <form method="dialog" onSubmit=${submit}>
         <h2 id="token-title">Access token</h2>
-        <p>This catalogue needs a token (AUTH_ENABLED is on). It is kept for this browser tab's session only.</p>
+        <p>This catalogue is private: it shows its entries only to people with an access token, a long secret that
+          starts with <code>svc_</code>. If you have none, ask whoever runs the catalogue to make one for you.</p>
+        <p>The token is kept in this browser tab until you close it, and sent only to this catalogue.</p>
         ${reason ? html`<p class="error" role="alert">${reason}</p>` : null}
         <label for="token-input">Token</label>
         <input id="token-input" ref=${input} type="password" autocomplete="off" required spellcheck="false" />
@@ -95,7 +97,9 @@ function App() {
   const [authReason, setAuthReason] = useState()
   const [generation, setGeneration] = useState(0)
 
-  useEffect(() => api.onUnauthorized((err) => setAuthReason(err.message)), [])
+  useEffect(() => api.onUnauthorized((_err, sentToken) => setAuthReason(sentToken
+    ? 'That token was not accepted: it is unknown, revoked or expired. Check it, or ask for a new one.'
+    : 'Enter your access token to go on.')), [])
   useEffect(() => {
     setError(undefined)
     api.registry().then((reg) => { setRegistryModel(reg); setRegistry(reg) }, setError)
@@ -114,7 +118,7 @@ function App() {
   return html`
     <${Header} route=${route} hasToken=${!!api.getToken()} onToken=${() => setAuthReason(' ')} />
     <main id="main">${page}</main>
-    <${TokenDialog} reason=${authReason?.trim() || (authReason ? 'Enter a token.' : undefined)} onDone=${tokenDone} />`
+    <${TokenDialog} reason=${authReason?.trim() || (authReason ? 'Enter your access token.' : undefined)} onDone=${tokenDone} />`
 }
 
 const root = document.getElementById('app')

@@ -122,7 +122,7 @@ export const TypeBadge = ({ type }) => html`<span class="badge">${humanize(type)
 export function ErrorBox({ error }) {
   if (!error) return null
   const status = error.status ? `${error.status} ${error.code}: ` : ''
-  const hint = error.status === 403 ? ' Your token does not allow this; ask for a token with a larger scope.'
-    : error.status === 401 ? ' A token is needed: enter one in the prompt.' : ''
+  const hint = error.status === 403 ? ' Your token does not allow this: ask whoever runs the catalogue for one that does.'
+    : error.status === 401 ? ' An access token is needed: enter yours in the dialog.' : ''
   return html`<div class="error" role="alert">${status}${error.message}${hint}</div>`
 }

@@ -1,6 +1,8 @@
 /**
  * Access tokens: random bearer secrets stored only as SHA-256 hashes, each with a subject (who), a scope
- * (read < write < admin) and an optional expiry. Created and revoked with the ops CLI; checked by the gateway.
+ * (read < write < admin) and an optional expiry. Created, listed and revoked with the ops CLI or, with the admin
+ * token, over HTTP (`/tokens`); checked by the gateway on every request (a revoked token fails its next request).
+ * When each token was last used is kept beside them, to the minute.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import type { RedisClient } from '../store/redis.ts'
@@ -19,6 +21,14 @@ export interface TokenRecord {
   expires?: number
 }
 
+/** A token as listed: its record and when it was last used (epoch ms; absent: never). */
+export interface ListedToken extends TokenRecord {
+  lastUsed?: number
+}
+
+/** How often one process records that a token was used (the list shows last use to the minute). */
+const USE_RECORD_MS = 60_000
+
 /** Whether `granted` allows what `needed` requires. */
 export function allows(granted: Scope, needed: Scope): boolean {
   return SCOPES.indexOf(granted) >= SCOPES.indexOf(needed)
@@ -29,10 +39,14 @@ export const hashToken = (token: string): string => createHash('sha256').update(
 export class TokenStore {
   private readonly redis: RedisClient
   private readonly key: string
+  private readonly usedKey: string
+  /** Token id -> when this process last recorded its use. */
+  private readonly recorded = new Map<string, number>()
 
   constructor(redis: RedisClient, keys: Keys) {
     this.redis = redis
     this.key = keys.tokens()
+    this.usedKey = keys.tokensUsed()
   }
 
   /** Creates a token; the secret is returned once and never stored. */
@@ -48,17 +62,38 @@ export class TokenStore {
     const json = await this.redis.hget(this.key, hashToken(token))
     if (!json) return undefined
     const record = JSON.parse(json) as TokenRecord
-    return record.expires !== undefined && record.expires < Date.now() ? undefined : record
+    if (record.expires !== undefined && record.expires < Date.now()) return undefined
+    await this.recordUse(record.id)
+    return record
   }
 
-  async list(): Promise<TokenRecord[]> {
-    return Object.values(await this.redis.hgetall(this.key)).map((json) => JSON.parse(json) as TokenRecord)
+  /** Notes that token `id` was used now, at most once a minute per process. */
+  private async recordUse(id: string): Promise<void> {
+    const now = Date.now()
+    if (now - (this.recorded.get(id) ?? 0) < USE_RECORD_MS) return
+    this.recorded.set(id, now)
+    await this.redis.hset(this.usedKey, id, String(now))
   }
 
-  /** Revokes the token whose id (hash prefix) is `id`; false when there is none. */
-  async revoke(id: string): Promise<boolean> {
-    const hashes = Object.keys(await this.redis.hgetall(this.key)).filter((h) => h.startsWith(id))
+  /** Every token (never its secret), oldest first, with when it was last used. */
+  async list(): Promise<ListedToken[]> {
+    const [records, used] = await Promise.all([this.redis.hgetall(this.key), this.redis.hgetall(this.usedKey)])
+    return Object.values(records).map((json) => JSON.parse(json) as TokenRecord)
+      .map((record) => (used[record.id] ? { ...record, lastUsed: Number(used[record.id]) } : record))
+      .sort((a, b) => a.created - b.created)
+  }
+
+  /**
+   * Revokes the token whose id is `id` (or, with `prefix`, starts with it, as the CLI allows); false when there is
+   * none (or, for a prefix, more than one). The next request with it is refused.
+   */
+  async revoke(id: string, { prefix = false }: { prefix?: boolean } = {}): Promise<boolean> {
+    if (id === '') return false
+    const hashes = Object.entries(await this.redis.hgetall(this.key))
+      .filter(([hash, json]) => (prefix ? hash.startsWith(id) : (JSON.parse(json) as TokenRecord).id === id)).map(([hash]) => hash)
     if (hashes.length !== 1) return false
-    return (await this.redis.hdel(this.key, hashes[0]!)) === 1
+    const revoked = (await this.redis.hdel(this.key, hashes[0]!)) === 1
+    await this.redis.hdel(this.usedKey, hashes[0]!.slice(0, 12))
+    return revoked
   }
 }

@@ -93,6 +93,8 @@ export class Keys {
   layout(): string { return `${this.prefix}layout` }
   /** Hash: access token hash -> token record (JSON). */
   tokens(): string { return `${this.prefix}tokens` }
+  /** Hash: token id -> when it was last used (epoch ms, written at most once a minute per token and process). */
+  tokensUsed(): string { return `${this.prefix}tokens:used` }
   /** String (JSON WriteOutcome, expiring): how asynchronous write `id` ended, for `GET /writes/<id>`. */
   writeRecord(id: string): string { return `${this.prefix}write:${id}` }
   /** Pub/sub channel on which a gateway hears that its write jobs were applied. */

@@ -2,7 +2,7 @@
  * `token create --subject S --scope read|write|admin [--ttl 30d]`, `token list`, `token revoke <id>`: access tokens
  * managed in Redis through TokenStore (the gateway checks them). The secret is shown once, at creation.
  */
-import { SCOPES, TokenStore, type Scope, type TokenRecord } from '../../model/auth/tokens.ts'
+import { SCOPES, TokenStore, type ListedToken, type Scope } from '../../model/auth/tokens.ts'
 import { durationMs, parse, UsageError } from './args.ts'
 import { withRedis } from './redis.ts'
 
@@ -11,9 +11,9 @@ export const usage = 'token create --subject S --scope read|write|admin [--ttl 3
 const iso = (ms?: number) => (ms === undefined ? 'never' : new Date(ms).toISOString())
 
 /** The token list as an aligned table; pure. */
-export function formatTokens(records: TokenRecord[]): string {
-  const rows = [['ID', 'SUBJECT', 'SCOPE', 'CREATED', 'EXPIRES'],
-    ...[...records].sort((a, b) => a.created - b.created).map((r) => [r.id, r.subject, r.scope, iso(r.created), iso(r.expires)])]
+export function formatTokens(records: ListedToken[]): string {
+  const rows = [['ID', 'SUBJECT', 'SCOPE', 'CREATED', 'EXPIRES', 'LAST USED'],
+    ...[...records].sort((a, b) => a.created - b.created).map((r) => [r.id, r.subject, r.scope, iso(r.created), iso(r.expires), iso(r.lastUsed)])]
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)))
   return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n') + '\n'
 }
@@ -43,7 +43,7 @@ async function revoke(argv: string[]): Promise<number> {
   const { positionals } = parse(argv, {}, { min: 1, max: 1, name: '<id>' })
   const id = positionals[0]!
   return withRedis(async (redis, keys) => {
-    if (await new TokenStore(redis, keys).revoke(id)) {
+    if (await new TokenStore(redis, keys).revoke(id, { prefix: true })) {
       process.stdout.write(`revoked ${id}\n`)
       return 0
     }

@@ -188,7 +188,7 @@ t('token create, list and revoke', async (ctx) => {
   const listed = await cli(ctx.svc, 'token', 'list')
   assert.is(listed.code, 0, show(listed))
   assert.match(listed.stdout, new RegExp(`^${id}\\s+ops-admin\\s+admin\\s+\\S+\\s+\\d{4}-`, 'm'))
-  assert.match(listed.stdout, new RegExp(`^${spareId}\\s+reader\\s+read\\s+\\S+\\s+never$`, 'm'))
+  assert.match(listed.stdout, new RegExp(`^${spareId}\\s+reader\\s+read\\s+\\S+\\s+never\\s+never$`, 'm'))
   assert.not.match(listed.stdout, token, 'secrets are never listed')
   const revoked = await cli(ctx.svc, 'token', 'revoke', spareId)
   assert.is(revoked.code, 0, show(revoked))
