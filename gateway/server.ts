@@ -12,6 +12,7 @@ import { readJsonBody } from './http/body.ts'
 import { isServiceFault, toCatalogError } from './http/errors.ts'
 import { checkQuery, stringParam } from './http/params.ts'
 import { answerClientError } from './http/clientErrors.ts'
+import { malformedEscape } from './http/pathEscapes.ts'
 import { bodyChecker, type Method, type Query, type RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
 import { configRoutes } from './routes/config.ts'
@@ -104,6 +105,14 @@ function mount(server: Server, deps: GatewayDeps, method: Method, path: string, 
 export function buildServer(deps: GatewayDeps, routes: RouteSpec[] = allRoutes(deps)): Server {
   watchQueueDepth(() => deps.writer.depths())
   const server = restify.createServer({ name: 'svc-catalog', handleUncaughtExceptions: false })
+  // A path the router cannot decode gets a 400 naming the escape (it would be 404 "no route").
+  server.pre((req: Request, res: Response, next: (stop?: false) => void) => {
+    const bad = malformedEscape((req.url ?? '').split('?')[0]!)
+    if (bad === undefined) return next()
+    sendError(deps, req, res, fail('INVALID_REQUEST', `the path has a malformed %-escape "${bad}": write % as %25, and escape other characters as %XX (two hex digits) of their UTF-8 bytes`,
+      [{ path: 'path', message: `malformed escape "${bad}"` }]))
+    return next(false)
+  })
   server.use(restify.plugins.queryParser({ mapParams: false }))
   const groups = new Map<string, RouteSpec[]>()
   for (const route of routes) {

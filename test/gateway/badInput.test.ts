@@ -47,6 +47,10 @@ const cases: [string, string, string, unknown, number, string, RegExp?][] = [
   ['versioned: bad version', 'GET', `/aspects/${encodeURIComponent(urn)}?aspect=status&version=-1`, undefined, 400, 'INVALID_REQUEST', /version/],
   ['versioned: unknown aspect', 'GET', `/aspects/${encodeURIComponent(urn)}?aspect=nope&version=0`, undefined, 400, 'UNKNOWN_ASPECT'],
   ['versioned: no aspect', 'GET', `/aspects/${encodeURIComponent(urn)}?version=0`, undefined, 400, 'INVALID_REQUEST', /aspect/],
+  ['path: % without two hex digits', 'GET', '/entitiesV2/urn%3Asvc%3Acorpuser%3Aa%zz', undefined, 400, 'INVALID_REQUEST', /malformed %-escape "%zz"/],
+  ['path: escapes that are not UTF-8', 'GET', '/entities/urn%3Asvc%3Acorpuser%3A%C3%28', undefined, 400, 'INVALID_REQUEST', /malformed %-escape "%C3%28"/],
+  ['path: a truncated escape at the end', 'GET', '/versions/urn%3Asvc%3Acorpuser%3Aa%4', undefined, 400, 'INVALID_REQUEST', /"%4"/],
+  ['path: a malformed escape on a write route', 'POST', '/aspects%G1?action=ingestProposal', proposal({}), 400, 'INVALID_REQUEST', /"%G1"/],
 ]
 
 for (const [name, method, path, body, status, code, message] of cases) {
@@ -60,6 +64,16 @@ for (const [name, method, path, body, status, code, message] of cases) {
     if (message) assert.match(`${res.body.message} ${JSON.stringify(res.body.details)}`, message)
   })
 }
+
+t('malformedEscape names the first bad escape and passes good ones', async () => {
+  const { malformedEscape } = await import('../../gateway/http/pathEscapes.ts')
+  assert.is(malformedEscape('/entitiesV2/urn%3Asvc%3Atag%3A%E2%82%AC'), undefined)
+  assert.is(malformedEscape('/a/b'), undefined)
+  assert.is(malformedEscape('/a%2'), '%2')
+  assert.is(malformedEscape('/a%'), '%')
+  assert.is(malformedEscape('/a%20b%zz%C3'), '%zz')
+  assert.is(malformedEscape('/a%E2%82'), '%E2%82')
+})
 
 t('nothing was written by any of them', async ({ svc }) => {
   assert.equal(await dataKeys(svc.gateway.model.redis, svc.config.keyPrefix), [])
