@@ -1,5 +1,5 @@
 /**
- * The ops CLI: `node ops/cli/main.ts <command> ...` (or `npm run svc -- <command> ...`). One file per command;
+ * The ops CLI: `npm run svc -- <command> ...` (or `node_modules/.bin/node ops/cli/main.ts <command> ...`). One file per command;
  * this dispatcher only picks the command, maps a bad command line to exit 2 with the usage line, and any other
  * failure to exit 1.
  */
@@ -19,7 +19,8 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = { ingest, restore, token, delete: del, rollback, queues, log, migrate }
-const PROGRAM = 'node ops/cli/main.ts'
+/** How the usage line tells to run it: the npm script, which uses the project's Node 22 (a machine's Node 20 cannot run .ts). */
+const PROGRAM = 'npm run svc --'
 
 /** Every command's usage line. */
 export function usageText(): string {

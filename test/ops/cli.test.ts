@@ -117,7 +117,7 @@ t('bad command lines exit 2 with a usage line', async ({ svc }) => {
     ['delete', 'urn:svc:nope:x'], ['rollback'], ['restore', '--rebuild', '--urn', hive]]) {
     const r = await cli(svc, ...args)
     assert.is(r.code, 2, `${args.join(' ')}: ${show(r)}`)
-    assert.match(r.stderr, /usage: node ops\/cli\/main\.ts/, args.join(' '))
+    assert.match(r.stderr, /usage: npm run svc -- /, args.join(' '))
   }
 })
 

@@ -56,4 +56,33 @@ t('the README says how to stop, where the data lives, how to reset, and about AD
   }
 })
 
+t('the configuration table renders whole: one block of three-cell rows, a row for every variable the service reads', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1))
+  const lines = section.split('\n')
+  const first = lines.findIndex((l) => l.startsWith('|'))
+  const rows = lines.slice(first, lines.findIndex((l, i) => i > first && !l.startsWith('|')))
+  assert.ok(rows.length > 20)
+  assert.not.ok(lines.slice(first + rows.length).some((l) => l.startsWith('|')), 'a row outside the table')
+  for (const row of rows) assert.is(row.replace(/`[^`]*`/g, 'x').split('|').length, 5, row)
+  const config = readFileSync(join(ROOT, 'model/config.ts'), 'utf8')
+  const read = new Set([...config.matchAll(/env, '([A-Z_]+)'|env\.([A-Z_]+)/g)].map((m) => m[1] ?? m[2]!))
+  const documented = rows.join('\n')
+  for (const name of read) assert.ok(documented.includes(`\`${name}\``), `${name} has a row`)
+})
+
+t('commands run as written on a machine whose node is older than 22: no plain `node <file>.ts`', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const plain = [...readme.matchAll(/(?<![\w/.])node [\w./-]+\.ts/g)].map((m) => m[0])
+  assert.equal(plain, [])
+})
+
+t('the demo ingest summary the README shows is what the demo holds: every proposal accepted, exit 0', () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const twins = JSON.parse(readFileSync(join(ROOT, 'test/fixtures/upstream/bootstrap_mce.requests.json'), 'utf8')) as { body: any }[]
+  const proposals = twins.reduce((n, r) => n + (r.body.proposal ? 1 : (Object.values(r.body.entity.value)[0] as { aspects: unknown[] }).aspects.length), 0)
+  assert.ok(readme.includes(`\naccepted: ${proposals}\nrejected: 0\n${proposals} proposals (one per aspect) in `), `accepted: ${proposals}`)
+  assert.ok(readme.includes('prints a summary and exits 0'))
+})
+
 t.run()
