@@ -73,6 +73,8 @@ t('malformedEscape names the first bad escape and passes good ones', async () =>
   assert.is(malformedEscape('/a%'), '%')
   assert.is(malformedEscape('/a%20b%zz%C3'), '%zz')
   assert.is(malformedEscape('/a%E2%82'), '%E2%82')
+  assert.is(malformedEscape('/x%3A%C3%28y'), '%C3%28')
+  assert.is(malformedEscape('/x%3A%80'), '%80')
 })
 
 t('nothing was written by any of them', async ({ svc }) => {
