@@ -10,7 +10,7 @@ import type { GatewayDeps } from './deps.ts'
 import { authenticate } from './http/auth.ts'
 import { readJsonBody } from './http/body.ts'
 import { isServiceFault, toCatalogError } from './http/errors.ts'
-import { checkQuery, stringParam } from './http/params.ts'
+import { checkQuery, pathChecker, queryChecker, stringParam } from './http/params.ts'
 import { answerClientError } from './http/clientErrors.ts'
 import { malformedEscape } from './http/pathEscapes.ts'
 import { bodyChecker, type Method, type Query, type RouteSpec } from './http/route.ts'
@@ -63,6 +63,8 @@ function urnOfBody(body: unknown): string | undefined {
 function mount(server: Server, deps: GatewayDeps, method: Method, path: string, routes: RouteSpec[]): void {
   const byAction = new Map(routes.map((r) => [r.action, r]))
   const checkBody = new Map(routes.map((r) => [r, bodyChecker(r)]))
+  const checkQueryOf = new Map(routes.map((r) => [r, queryChecker(r.query)]))
+  const checkPath = new Map(routes.map((r) => [r, pathChecker(r.pathParam)]))
   const actions = routes.map((r) => r.action).filter((a): a is string => !!a)
   const handler = async (req: Request, res: Response): Promise<void> => {
     const started = performance.now()
@@ -79,11 +81,10 @@ function mount(server: Server, deps: GatewayDeps, method: Method, path: string, 
       routeName = route.action ? `${method} ${path}?action=${route.action}` : routeName
       const { actor, granted } = await authenticate(deps.model.config, deps.tokens, route.scope, req.headers)
       const body = checkBody.get(route)!(route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined)
-      const params: Record<string, string> = {}
-      const wildcard = (req.params as Record<string, string> | undefined)?.['*']
-      if (wildcard !== undefined) params[route.parameters?.find((p) => p.in === 'path')?.name ?? 'urn'] = wildcard
+      const params = checkPath.get(route)!((req.params as Record<string, string> | undefined)?.['*'])
+      const declared = checkQueryOf.get(route)!(query)
       urn = params.urn ?? urnOfBody(body) ?? stringParam(query, 'urn')
-      const reply = await route.handler({ query, params, body, headers: req.headers, actor, granted })
+      const reply = await route.handler({ query: declared, params, body, headers: req.headers, actor, granted })
       sendJson(res, reply.status ?? 200, reply.raw ?? JSON.stringify(reply.body), reply.headers, reply.contentType)
     } catch (err) {
       sendError(deps, req, res, err)

@@ -4,6 +4,7 @@
  * path key each (`/entities?action=search`); wildcard paths (`/entitiesV2/*`) take a path parameter `urn`.
  */
 import { ERRORS } from '../../model/errors.ts'
+import { pathParamName } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
 
 /** Title, version and description of the document. */
@@ -52,12 +53,10 @@ const ERROR_SCHEMA = {
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } })
 
 /** The name of a route's path parameter (the wildcard): the declared one, else `urn`. */
-function pathParamOf(route: Pick<RouteSpec, 'parameters'>): string {
-  return route.parameters?.find((p) => p.in === 'path')?.name ?? 'urn'
-}
+const pathParamOf = (route: Pick<RouteSpec, 'pathParam'>): string => pathParamName(route.pathParam)
 
 /** The OpenAPI path key of a route: `*` becomes `{urn}` (or its declared path parameter), an action becomes `?action=<action>`. */
-export function openApiPath(route: Pick<RouteSpec, 'path' | 'action' | 'parameters'>): string {
+export function openApiPath(route: Pick<RouteSpec, 'path' | 'action' | 'pathParam'>): string {
   const path = route.path.replace(/\*$/, `{${pathParamOf(route)}}`)
   return route.action ? `${path}?action=${route.action}` : path
 }
@@ -70,16 +69,21 @@ function needsToken(route: RouteSpec, authEnabled: boolean): boolean {
   return route.scope === 'admin' || (route.scope !== 'public' && authEnabled)
 }
 
+/** One documented parameter: its schema (description and default included) as JSON Schema. */
+function parameterOf(name: string, where: 'query' | 'path', required: boolean, schema: unknown): Json {
+  const clean = cleanSchema(schema) as Json
+  const { description, ...rest } = clean
+  return { name, in: where, required, ...(description ? { description } : {}), schema: rest }
+}
+
 function operation(route: RouteSpec, authEnabled: boolean): Json {
-  const wildcard = route.path.endsWith('*')
-  const declared = route.parameters ?? []
-  const parameters = declared.map((p) => ({
-    name: p.name, in: p.in, required: p.in === 'path' ? true : !!p.required, description: p.description,
-    schema: p.schema ? cleanSchema(p.schema) : { type: 'string' },
-  }))
-  if (wildcard && !declared.some((p) => p.in === 'path')) {
-    parameters.unshift({ name: 'urn', in: 'path', required: true, description: 'the urn (url-encoded)', schema: { type: 'string' } })
+  const parameters: Json[] = []
+  if (route.path.endsWith('*')) {
+    const [name, schema] = Object.entries(route.pathParam?.properties ?? { urn: { type: 'string', description: 'the urn (url-encoded)' } })[0]!
+    parameters.push(parameterOf(name, 'path', true, schema))
   }
+  const required = new Set((route.query?.required as string[] | undefined) ?? [])
+  for (const [name, schema] of Object.entries(route.query?.properties ?? {})) parameters.push(parameterOf(name, 'query', required.has(name), schema))
   const response: Json = { description: 'OK' }
   if (route.responseSchema || route.example?.response !== undefined) {
     const content: Json = { schema: route.responseSchema ? cleanSchema(route.responseSchema) : {} }

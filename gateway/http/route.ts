@@ -1,20 +1,21 @@
 /**
- * Routes as data: method, path, the `action` query value they answer (for Rest.li-style POST actions), the schema of
- * their request body, and a handler that receives validated inputs and returns a reply. The server
- * (gateway/server.ts) mounts them and validates every body here, in one place, with validators compiled once when
- * the routes are mounted; the OpenAPI document (gateway/docs/) is generated from the same list, so docs cannot
- * drift from code.
+ * Routes as data: method, path, the `action` query value they answer (for Rest.li-style POST actions), the schemas
+ * of their request body, query and path parameters, and a named handler that receives validated inputs and returns
+ * a reply. The server (gateway/server.ts) mounts them and validates every body here and every parameter in
+ * params.ts, in one place, with validators compiled once when the routes are mounted; the OpenAPI document
+ * (gateway/docs/) is generated from the same list, so docs cannot drift from code.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { TSchema } from 'typebox'
+import type { TObject, TSchema } from 'typebox'
 import { validateOrThrow, validatorOf } from '../../model/validate.ts'
 
 export type Query = Record<string, string | string[] | undefined>
 
 /** What a handler sees. */
 export interface RouteRequest {
-  query: Query
-  /** Decoded path parameters (`urn` for urn routes). */
+  /** The route's declared query parameters, read and validated against its `query` schema. */
+  query: Record<string, unknown>
+  /** The decoded path parameter of a wildcard route, under its declared name (`urn` unless declared), validated. */
   params: Record<string, string>
   /** Parsed JSON body (routes with `body`), already checked against the route's requestSchema. */
   body: unknown
@@ -46,6 +47,7 @@ export type Method = 'GET' | 'POST' | 'DELETE'
 
 export interface RouteSpec {
   method: Method
+  /** The mount path; a trailing `*` takes the path parameter (`pathParam`). */
   path: string
   action?: string
   summary: string
@@ -56,8 +58,13 @@ export interface RouteSpec {
   requestSchema?: TSchema
   /** What a body that does not match requestSchema is told (the problems follow); a default names the route. */
   requestError?: string
-  /** Query parameters (documentation). */
-  parameters?: { name: string; in: 'query' | 'path'; required?: boolean; description: string; schema?: TSchema }[]
+  /**
+   * Query parameters, one property each (descriptions and defaults included): read, validated and documented from
+   * this schema (gateway/http/params.ts); the handler gets them typed in `req.query`.
+   */
+  query?: TObject
+  /** The path parameter of a wildcard route (`/entitiesV2/*`), as a one-property schema; default `{urn: string}`. */
+  pathParam?: TObject
   responseSchema?: TSchema
   example?: { request?: unknown; response?: unknown }
   /** Also mounted under these paths (e.g. `/gms/operations`). */

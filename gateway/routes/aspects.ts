@@ -10,7 +10,6 @@ import { ProposalSchema, parseProposal } from '../../model/proposal.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
 import { checkHardDelete } from '../http/auth.ts'
-import { intParam, requiredParam } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
 import { AsyncFlag, isAsync, itemError, submit } from '../http/writes.ts'
 
@@ -19,6 +18,10 @@ const DEFAULT_TIMESERIES_LIMIT = 10_000
 
 export const ProposalBody = Type.Object({ proposal: ProposalSchema, async: AsyncFlag })
 export const ProposalBatchBody = Type.Object({ proposals: Type.Array(Type.Unknown(), { maxItems: MAX_BATCH }), async: AsyncFlag })
+export const AspectVersionQuery = Type.Object({
+  aspect: Type.String({ minLength: 1, description: 'aspect name' }),
+  version: Type.Integer({ minimum: 0, description: 'version (0 = latest, 1 = the oldest)' }),
+})
 export const TimeseriesBody = Type.Object({
   urn: Type.String(),
   entity: Type.String(),
@@ -44,7 +47,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
         request: { proposal: { entityType: 'dataset', entityUrn: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)', changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}', contentType: 'application/json' } } },
         response: { value: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)' },
       },
-      handler: async (req) => {
+      handler: async function ingestProposal(req) {
         const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal)
         checkHardDelete(deps.model.config, registry, req, item, 'proposal.changeType')
         const done = await submit(deps, [item], req.actor, isAsync(req.body))
@@ -63,7 +66,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       body: true,
       requestSchema: ProposalBatchBody,
       requestError: `the body must be {"proposals": [...]} with at most ${MAX_BATCH} items`,
-      handler: async (req) => {
+      handler: async function ingestProposalBatch(req) {
         const proposals = (req.body as { proposals: unknown[] }).proposals
         const results: Record<string, unknown>[] = []
         const items: WriteItem[] = []
@@ -100,8 +103,8 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       path: '/writes/*',
       summary: 'The outcome of an asynchronous write: queued, applying, applied (each item\'s changes or error) or failed; kept for a day',
       scope: 'read',
-      parameters: [{ name: 'id', in: 'path', required: true, description: 'the writeId an async write answered' }],
-      handler: async (req) => ({ body: await deps.asyncWriter.status(req.params.id ?? '') }),
+      pathParam: Type.Object({ id: Type.String({ minLength: 1, description: 'the writeId an async write answered' }) }),
+      handler: async function readWriteOutcome(req) { return { body: await deps.asyncWriter.status(req.params.id!) } },
     },
     {
       method: 'POST',
@@ -111,7 +114,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       scope: 'read',
       body: true,
       requestSchema: TimeseriesBody,
-      handler: async (req) => {
+      handler: async function readTimeseries(req) {
         const body = req.body as Type.Static<typeof TimeseriesBody>
         const parsed = parseUrn(registry, body.urn, 'urn')
         const entity = registry.entity(body.entity)
@@ -138,16 +141,12 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       path: '/aspects/*',
       summary: 'One version of an aspect (legacy): version 0 is the latest, 1 the oldest',
       scope: 'read',
-      parameters: [
-        { name: 'urn', in: 'path', required: true, description: 'url-encoded urn' },
-        { name: 'aspect', in: 'query', required: true, description: 'aspect name' },
-        { name: 'version', in: 'query', required: true, description: 'version (0 = latest)' },
-      ],
-      handler: async (req) => {
-        const parsed = parseUrn(registry, req.params.urn, 'urn')
-        const spec = registry.aspectOf(parsed.entity, requiredParam(req.query, 'aspect'))
-        const version = intParam(req.query, 'version', undefined)
-        if (version === undefined) throw fail('INVALID_REQUEST', 'query parameter "version" is required', [{ path: 'version', message: 'required' }])
+      query: AspectVersionQuery,
+      handler: async function readAspectVersion(req) {
+        const query = req.query as Type.Static<typeof AspectVersionQuery>
+        const parsed = parseUrn(registry, req.params.urn!, 'urn')
+        const spec = registry.aspectOf(parsed.entity, query.aspect)
+        const version = query.version
         if (spec.timeseries) throw fail('INVALID_REQUEST', `${spec.name} is a timeseries aspect: read it with getTimeseriesAspectValues`, [{ path: 'aspect', message: 'timeseries aspects have no versions' }])
         const env = await store.version(parsed.urn, spec.name, version)
         if (!env) throw fail('VERSION_NOT_FOUND', `no version ${version} of ${spec.name} for ${parsed.urn}`, [{ path: 'version', message: 'not found' }])

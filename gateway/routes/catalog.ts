@@ -10,7 +10,7 @@ import { fail } from '../../model/errors.ts'
 import { edgeDirection, type LineageDirection } from '../../model/lineage.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
-import { intParam, listParam, requiredParam } from '../http/params.ts'
+import { LineageDirectionParam, ListParam, MaxHopsParam, UrnParam } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
 
 const MAX_VERSIONS = 100
@@ -19,6 +19,13 @@ const MAX_GRAPH_NODES = 2000
 const SearchFieldSchema = Type.Object({
   name: Type.String(), type: Type.String({ description: 'TEXT, KEYWORD, URN, BOOLEAN or COUNT' }),
   boost: Type.Number(), queryByDefault: Type.Boolean(), autocomplete: Type.Boolean(), facet: Type.Boolean(),
+})
+export const VersionsQuery = Type.Object({ aspect: Type.String({ minLength: 1, description: 'a versioned aspect of the entity' }) })
+export const LineageGraphQuery = Type.Object({
+  urn: UrnParam,
+  direction: LineageDirectionParam,
+  maxHops: Type.Optional(MaxHopsParam),
+  types: Type.Optional(ListParam('relationship names to follow (default DownstreamOf)')),
 })
 export const RegistryResponse = Type.Object({
   urnPrefix: Type.String({ description: 'e.g. urn:svc:' }),
@@ -75,19 +82,16 @@ export function catalogRoutes({ model }: GatewayDeps): RouteSpec[] {
       method: 'GET', path: '/registry', scope: 'read',
       summary: 'The registry: entity types with their aspects, search fields (facets, autocomplete) and relationship names',
       responseSchema: RegistryResponse,
-      handler: async () => ({ body: registryBody, raw: registryJson }),
+      handler: async function readRegistry() { return { body: registryBody, raw: registryJson } },
     },
     {
       method: 'GET', path: '/versions/*', scope: 'read',
       summary: 'Version history of one aspect of an entity, newest first (version 0 is the latest, 1 the oldest)',
-      parameters: [
-        { name: 'urn', in: 'path', required: true, description: 'url-encoded urn' },
-        { name: 'aspect', in: 'query', required: true, description: 'a versioned aspect of the entity' },
-      ],
+      query: VersionsQuery,
       responseSchema: VersionsResponse,
-      handler: async (req) => {
-        const parsed = parseUrn(registry, req.params.urn, 'urn')
-        const spec = registry.aspectOf(parsed.entity, requiredParam(req.query, 'aspect'))
+      handler: async function readVersions(req) {
+        const parsed = parseUrn(registry, req.params.urn!, 'urn')
+        const spec = registry.aspectOf(parsed.entity, (req.query as Type.Static<typeof VersionsQuery>).aspect)
         if (spec.timeseries) throw fail('INVALID_REQUEST', `${spec.name} is a timeseries aspect: read it with getTimeseriesAspectValues`, [{ path: 'aspect', message: 'timeseries aspects have no versions' }])
         const state = await store.state(parsed.urn)
         const latest = state.latest.get(spec.name)
@@ -105,20 +109,14 @@ export function catalogRoutes({ model }: GatewayDeps): RouteSpec[] {
     {
       method: 'GET', path: '/lineage/graph', scope: 'read',
       summary: 'Lineage several hops upstream or downstream with its edges (for drawing it), cycle-safe',
-      parameters: [
-        { name: 'urn', in: 'query', required: true, description: 'the entity' },
-        { name: 'direction', in: 'query', required: true, description: 'UPSTREAM or DOWNSTREAM' },
-        { name: 'maxHops', in: 'query', description: 'default 3, at most 20' },
-        { name: 'types', in: 'query', description: 'relationship names to follow (default DownstreamOf)' },
-      ],
+      query: LineageGraphQuery,
       responseSchema: LineageGraphResponse,
-      handler: async (req) => {
-        const parsed = parseUrn(registry, requiredParam(req.query, 'urn'), 'urn')
-        const raw = requiredParam(req.query, 'direction').toUpperCase()
-        if (raw !== 'UPSTREAM' && raw !== 'DOWNSTREAM') throw fail('INVALID_REQUEST', 'query parameter "direction" must be one of: UPSTREAM, DOWNSTREAM', [{ path: 'direction', message: `got ${raw}` }])
-        const direction = raw as LineageDirection
-        const maxHops = intParam(req.query, 'maxHops', 3, 1, 20)!
-        const types = [...new Set(listParam(req.query, 'types') ?? ['DownstreamOf'])]
+      handler: async function readLineageGraph(req) {
+        const query = req.query as Type.Static<typeof LineageGraphQuery>
+        const parsed = parseUrn(registry, query.urn, 'urn')
+        const direction: LineageDirection = query.direction
+        const maxHops = query.maxHops!
+        const types = [...new Set(query.types ?? ['DownstreamOf'])]
         const unknown = types.filter((t) => !known.has(t))
         if (unknown.length > 0) throw fail('INVALID_REQUEST', `unknown relationship type ${unknown.join(', ')}`, [{ path: 'types', message: `known: ${registry.relationshipNames.join(', ')}` }])
         // Breadth first, one relationship type at a time so each edge keeps its name; edges always point from the

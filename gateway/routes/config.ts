@@ -41,6 +41,6 @@ export function configRoutes(deps: GatewayDeps): RouteSpec[] {
     path: '/config',
     summary: 'Handshake of upstream clients: noCode, versions and the capabilities this service has',
     scope: 'read',
-    handler: async () => ({ body: serverConfig(deps) }),
+    handler: async function readConfig() { return { body: serverConfig(deps) } },
   }]
 }

@@ -66,17 +66,17 @@ export function docsRoutes(deps: GatewayDeps, apiRoutes: RouteSpec[]): RouteSpec
   const docs: RouteSpec[] = [
     {
       method: 'GET', path: '/svc/openapi.json', scope: 'public', summary: 'The OpenAPI 3.1 document of the API',
-      handler: async () => ({ body: undefined, raw: document }),
+      handler: async function serveOpenApi() { return { body: undefined, raw: document } },
     },
     {
       method: 'GET', path: '/svc/docs', scope: 'public', summary: 'Interactive documentation (Swagger UI)',
-      handler: async () => ({ body: undefined, raw: PAGE, contentType: 'text/html; charset=utf-8' }),
+      handler: async function serveDocsPage() { return { body: undefined, raw: PAGE, contentType: 'text/html; charset=utf-8' } },
     },
   ]
   for (const [name, content] of files) {
     docs.push({
       method: 'GET', path: `${ASSETS_PATH}/${name}`, scope: 'public', summary: `Swagger UI file ${name}`,
-      handler: async () => ({ body: undefined, raw: content, contentType: ASSET_TYPES[name], headers: { 'cache-control': 'public, max-age=86400' } }),
+      handler: async function serveDocsAsset() { return { body: undefined, raw: content, contentType: ASSET_TYPES[name], headers: { 'cache-control': 'public, max-age=86400' } } },
     })
   }
   return docs

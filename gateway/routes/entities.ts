@@ -30,7 +30,7 @@ export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
         request: { entity: { value: { 'com.svc.metadata.snapshot.TagSnapshot': { urn: 'urn:svc:tag:Engineering', aspects: [{ 'com.svc.tag.TagProperties': { name: 'Engineering', description: 'Owned by the Eng org.' } }] } } } },
         response: {},
       },
-      handler: async (req) => {
+      handler: async function ingestSnapshot(req) {
         const item = parseIngest(registry, req.body)
         await writer.submit([item], req.actor)
         return { body: {} }
@@ -46,7 +46,7 @@ export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       requestSchema: DeleteBody,
       requestError: 'the body must be {"urn": ...}',
       example: { request: { urn: 'urn:svc:tag:Engineering' }, response: { value: { urn: 'urn:svc:tag:Engineering', rows: 2 } } },
-      handler: async (req) => {
+      handler: async function deleteEntity(req) {
         const body = req.body as Type.Static<typeof DeleteBody>
         const parsed = parseUrn(registry, body.urn, 'urn')
         const base = { urn: parsed.urn, entityType: parsed.entity.name }
@@ -63,8 +63,7 @@ export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       path: '/entities/*',
       summary: 'Snapshot of an entity (legacy): the latest of each aspect, key aspect first',
       scope: 'read',
-      parameters: [{ name: 'urn', in: 'path', required: true, description: 'url-encoded urn' }],
-      handler: async (req) => {
+      handler: async function readSnapshot(req) {
         const parsed = parseUrn(registry, req.params.urn, 'urn')
         return { body: snapshotView(registry, parsed, await store.latest(parsed.urn)) }
       },

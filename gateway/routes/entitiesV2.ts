@@ -1,13 +1,19 @@
 /** Route 3: `GET /entitiesV2/<urn>` (current entity read), and the batch form `GET /entitiesV2?ids=List(...)`. */
 import { Type } from 'typebox'
-import { fail } from '../../model/errors.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
-import { listParam } from '../http/params.ts'
+import { ListParam } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
 import { aspectsToRead, entityV2View } from '../views/entity.ts'
 
 const MAX_BATCH = 1000
+
+const AspectsParam = ListParam('limit the aspects returned')
+export const EntityQuery = Type.Object({ aspects: Type.Optional(AspectsParam) })
+export const EntitiesQuery = Type.Object({
+  ids: ListParam('the urns (url-encoded inside List(...))', { minItems: 1, maxItems: MAX_BATCH }),
+  aspects: Type.Optional(AspectsParam),
+})
 
 export const EntityV2Response = Type.Object({
   urn: Type.String(),
@@ -27,14 +33,11 @@ export function entitiesV2Routes({ model }: GatewayDeps): RouteSpec[] {
       path: '/entitiesV2/*',
       summary: 'Latest aspects of an entity (the key aspect always included; an unknown urn answers its key alone)',
       scope: 'read',
-      parameters: [
-        { name: 'urn', in: 'path', required: true, description: 'url-encoded urn' },
-        { name: 'aspects', in: 'query', description: 'List(a,b) or repeated: limit the aspects returned' },
-      ],
+      query: EntityQuery,
       responseSchema: EntityV2Response,
-      handler: async (req) => {
-        const parsed = parseUrn(registry, req.params.urn, 'urn')
-        const requested = listParam(req.query, 'aspects')
+      handler: async function readEntity(req) {
+        const parsed = parseUrn(registry, req.params.urn!, 'urn')
+        const requested = (req.query as Type.Static<typeof EntityQuery>).aspects
         const latest = await store.latest(parsed.urn, aspectsToRead(registry, parsed, requested))
         return { body: entityV2View(registry, parsed, latest, requested, Date.now()) }
       },
@@ -44,16 +47,10 @@ export function entitiesV2Routes({ model }: GatewayDeps): RouteSpec[] {
       path: '/entitiesV2',
       summary: 'Latest aspects of several entities: ids=List(<urn>,...)',
       scope: 'read',
-      parameters: [
-        { name: 'ids', in: 'query', required: true, description: 'List(<urn>,...) or repeated' },
-        { name: 'aspects', in: 'query', description: 'List(a,b) or repeated: limit the aspects returned' },
-      ],
-      handler: async (req) => {
-        const ids = listParam(req.query, 'ids')
-        if (!ids || ids.length === 0) throw fail('INVALID_REQUEST', 'query parameter "ids" is required', [{ path: 'ids', message: 'required' }])
-        if (ids.length > MAX_BATCH) throw fail('INVALID_REQUEST', `at most ${MAX_BATCH} ids`, [{ path: 'ids', message: `${ids.length} given` }])
+      query: EntitiesQuery,
+      handler: async function readEntities(req) {
+        const { ids, aspects: requested } = req.query as Type.Static<typeof EntitiesQuery>
         const parsed = ids.map((id, i) => parseUrn(registry, id, `ids[${i}]`))
-        const requested = listParam(req.query, 'aspects')
         const latest = await store.latestMany(parsed.map((p) => p.urn))
         const now = Date.now()
         const results: Record<string, unknown> = {}

@@ -13,11 +13,11 @@ export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
   return [
     {
       method: 'GET', path: '/health', scope: 'public', summary: 'Liveness: the gateway process answers',
-      handler: async () => ({ body: { status: 'ok' } }),
+      handler: async function liveness() { return { body: { status: 'ok' } } },
     },
     {
       method: 'GET', path: '/ready', scope: 'read', summary: 'Readiness: Redis answers and at least one worker is connected (503 otherwise)',
-      handler: async () => {
+      handler: async function readiness() {
         const checks: Record<string, unknown> = {}
         try {
           checks.redis = (await model.redis.ping()) === 'PONG'
@@ -33,7 +33,7 @@ export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
     },
     {
       method: 'GET', path: '/metrics', scope: 'read', summary: 'Prometheus metrics of this process',
-      handler: async () => {
+      handler: async function serveMetrics() {
         const { body, contentType } = await metricsText()
         return { body: undefined, raw: body, contentType }
       },

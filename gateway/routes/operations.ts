@@ -31,7 +31,7 @@ export function operationsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
     body: 'optional',
     requestSchema: RestoreBody,
     example: { request: { urn: 'urn:svc:dataset:(urn:svc:dataPlatform:foo,bar,PROD)' } },
-    handler: async (req) => {
+    handler: async function restoreIndicesNow(req) {
       const body = req.body as Type.Static<typeof RestoreBody>
       const args = { urn: body.urn, aspect: body.aspect, urnLike: body.urnLike, start: body.start ?? 0, batchSize: body.batchSize ?? 10 }
       const result = await restoreIndices(model, (items) => writer.submit(items, req.actor), args)
@@ -50,7 +50,7 @@ export function operationsRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       scope: 'admin',
       body: true,
       requestSchema: RollbackBody,
-      handler: async (req) => {
+      handler: async function rollbackRun(req) {
         const body = req.body as Type.Static<typeof RollbackBody>
         const items = await rollbackItems(model.redis, model.keys, model.registry, body.runId)
         if (body.dryRun) return { body: { value: { runId: body.runId, dryRun: true, entities: items.map((i) => i.urn) } } }

@@ -1,28 +1,33 @@
 /** Route 10 (`GET /relationships`) and, beyond the 12 core routes, `GET /lineage` (multi-hop impact analysis). */
+import { Type } from 'typebox'
 import { fail } from '../../model/errors.ts'
 import { lineageHop, walkLineage, type LineageDirection, type LineageReads } from '../../model/lineage.ts'
 import type { Direction } from '../../model/store/edgeStore.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
-import { intParam, listParam, requiredParam } from '../http/params.ts'
-import type { Query, RouteSpec } from '../http/route.ts'
+import { LineageDirectionParam, ListParam, MaxHopsParam, UrnParam } from '../http/params.ts'
+import type { RouteSpec } from '../http/route.ts'
 
 const MAX_LINEAGE_ENTITIES = 10_000
 
-function oneOf<T extends string>(query: Query, name: string, allowed: readonly T[], fallback?: T): T {
-  const raw = query[name]
-  const value = (Array.isArray(raw) ? raw[0] : raw)?.toUpperCase() ?? fallback
-  if (!value || !(allowed as readonly string[]).includes(value)) {
-    throw fail('INVALID_REQUEST', `query parameter "${name}" must be one of: ${allowed.join(', ')}`, [{ path: name, message: value ? `got ${value}` : 'required' }])
-  }
-  return value as T
-}
+export const RelationshipsQuery = Type.Object({
+  urn: UrnParam,
+  direction: Type.Union([Type.Literal('INCOMING'), Type.Literal('OUTGOING')], { description: 'INCOMING or OUTGOING (any case)' }),
+  types: Type.Optional(ListParam('relationship names (default: all)')),
+  start: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'first relationship of the page' })),
+  count: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_000, default: 100, description: 'relationships in the page, at most 10000' })),
+})
+export const LineageQuery = Type.Object({
+  urn: UrnParam,
+  direction: LineageDirectionParam,
+  maxHops: Type.Optional(MaxHopsParam),
+  types: Type.Optional(ListParam('relationship names to follow (default: every lineage relationship, e.g. DownstreamOf, Consumes, Produces)')),
+})
 
 export function relationshipRoutes({ model }: GatewayDeps): RouteSpec[] {
   const { registry, edges, store } = model
   const known = new Set(registry.relationshipNames)
-  const typesOf = (query: Query, fallback: string[]): string[] => {
-    const types = listParam(query, 'types') ?? fallback
+  const typesOf = (types: string[]): string[] => {
     const unknown = types.filter((t) => !known.has(t))
     if (unknown.length > 0) {
       throw fail('INVALID_REQUEST', `unknown relationship type ${unknown.join(', ')}`, [{ path: 'types', message: `known: ${registry.relationshipNames.join(', ')}` }])
@@ -35,19 +40,14 @@ export function relationshipRoutes({ model }: GatewayDeps): RouteSpec[] {
       path: '/relationships',
       summary: 'Entities on the other side of an entity\'s relationships (OUTGOING: what it points to; INCOMING: what points to it)',
       scope: 'read',
-      parameters: [
-        { name: 'urn', in: 'query', required: true, description: 'the entity' },
-        { name: 'direction', in: 'query', required: true, description: 'INCOMING or OUTGOING' },
-        { name: 'types', in: 'query', description: 'relationship names: List(A,B), repeated, or comma-separated (default: all)' },
-        { name: 'start', in: 'query', description: 'default 0' },
-        { name: 'count', in: 'query', description: 'default 100, at most 10000' },
-      ],
-      handler: async (req) => {
-        const parsed = parseUrn(registry, requiredParam(req.query, 'urn'), 'urn')
-        const direction = oneOf<Direction>(req.query, 'direction', ['INCOMING', 'OUTGOING'])
-        const types = typesOf(req.query, [...registry.relationshipNames])
-        const start = intParam(req.query, 'start', 0)!
-        const count = intParam(req.query, 'count', 100, 0, 10_000)!
+      query: RelationshipsQuery,
+      handler: async function readRelationships(req) {
+        const query = req.query as Type.Static<typeof RelationshipsQuery>
+        const parsed = parseUrn(registry, query.urn, 'urn')
+        const direction: Direction = query.direction
+        const types = typesOf(query.types ?? [...registry.relationshipNames])
+        const start = query.start!
+        const count = query.count!
         const page = await edges.page(parsed.urn, direction, types, start, count)
         return {
           body: {
@@ -63,17 +63,13 @@ export function relationshipRoutes({ model }: GatewayDeps): RouteSpec[] {
       path: '/lineage',
       summary: 'Lineage several hops upstream or downstream (every lineage relationship by default: datasets, jobs, charts, columns), cycle-safe',
       scope: 'read',
-      parameters: [
-        { name: 'urn', in: 'query', required: true, description: 'the entity' },
-        { name: 'direction', in: 'query', required: true, description: 'UPSTREAM or DOWNSTREAM' },
-        { name: 'maxHops', in: 'query', description: 'default 3, at most 20' },
-        { name: 'types', in: 'query', description: 'relationship names to follow (default: every lineage relationship, e.g. DownstreamOf, Consumes, Produces)' },
-      ],
-      handler: async (req) => {
-        const parsed = parseUrn(registry, requiredParam(req.query, 'urn'), 'urn')
-        const direction = oneOf<LineageDirection>(req.query, 'direction', ['UPSTREAM', 'DOWNSTREAM'])
-        const maxHops = intParam(req.query, 'maxHops', 3, 1, 20)!
-        const types = listParam(req.query, 'types') ? typesOf(req.query, []) : undefined
+      query: LineageQuery,
+      handler: async function readLineage(req) {
+        const query = req.query as Type.Static<typeof LineageQuery>
+        const parsed = parseUrn(registry, query.urn, 'urn')
+        const direction: LineageDirection = query.direction
+        const maxHops = query.maxHops!
+        const types = query.types ? typesOf(query.types) : undefined
         const reads: LineageReads = {
           neighbours: (urns, dir, names) => edges.neighbours(urns, dir, names),
           latestValues: async (urns) => (await store.latestMany(urns)).map((m) => new Map([...m].map(([k, env]) => [k, env.value]))),

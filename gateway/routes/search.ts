@@ -36,7 +36,7 @@ export function searchRoutes({ model }: GatewayDeps): RouteSpec[] {
       method: 'POST', path: '/entities', action: 'search', scope: 'read', body: true, requestSchema: SearchBody,
       summary: 'Search entities of one type: free text, <field>:<value>, filters; facets and matched fields',
       example: { request: { input: 'sample', entity: 'dataset', start: 0, count: 10 } },
-      handler: async (req) => {
+      handler: async function runSearch(req) {
         const body = req.body as Type.Static<typeof SearchBody>
         const value = await search.search({ entity: registry.entity(body.entity), input: body.input, start: body.start ?? 0, count: body.count ?? 10, filter: body.filter })
         return { body: { value } }
@@ -46,7 +46,7 @@ export function searchRoutes({ model }: GatewayDeps): RouteSpec[] {
       method: 'POST', path: '/entities', action: 'autocomplete', scope: 'read', body: true, requestSchema: AutocompleteBody,
       summary: 'Suggestions for what is being typed (names, titles, user names), optionally filtered',
       example: { request: { query: 'Baz Ch', entity: 'chart', limit: 10 } },
-      handler: async (req) => {
+      handler: async function runAutocomplete(req) {
         const body = req.body as Type.Static<typeof AutocompleteBody>
         const value = await search.autocomplete({ entity: registry.entity(body.entity), query: body.query, limit: body.limit ?? 10, filter: body.filter })
         return { body: { value } }
@@ -56,7 +56,7 @@ export function searchRoutes({ model }: GatewayDeps): RouteSpec[] {
       method: 'POST', path: '/entities', action: 'browse', scope: 'read', body: true, requestSchema: BrowseBody,
       summary: 'Browse entities of one type by path: the entities listed there and the next-level groups',
       example: { request: { path: '/prod', entity: 'dataset', start: 0, limit: 10 } },
-      handler: async (req) => {
+      handler: async function runBrowse(req) {
         const body = req.body as Type.Static<typeof BrowseBody>
         const value = await search.browse({ entity: registry.entity(body.entity), path: body.path, start: body.start ?? 0, limit: body.limit ?? 10 })
         return { body: { value } }

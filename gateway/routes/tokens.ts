@@ -69,9 +69,9 @@ export function tokenRoutes({ tokens }: GatewayDeps): RouteSpec[] {
       path: '/tokens/*',
       summary: 'Revoke an access token (admin token): its next request is refused',
       scope: 'admin',
-      parameters: [{ name: 'id', in: 'path', required: true, description: 'the token\'s id (GET /tokens)' }],
+      pathParam: Type.Object({ id: Type.String({ minLength: 1, description: 'the token\'s id (GET /tokens)' }) }),
       handler: async function revokeToken(req) {
-        const id = req.params.id ?? ''
+        const id = req.params.id!
         if (!(await tokens.revoke(id))) throw fail('TOKEN_NOT_FOUND', `no token has the id "${id}" (GET /tokens lists them)`, [{ path: 'id', message: 'unknown or already revoked' }])
         return { body: { value: { id, revoked: true } } }
       },

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, extname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Type } from 'typebox'
 import { fail } from '../../model/errors.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
@@ -59,16 +60,17 @@ export function uiRoutes(_deps: GatewayDeps): RouteSpec[] {
   return [
     {
       method: 'GET', path: '/', scope: 'public', summary: 'The catalogue UI (search, browse, entity pages, lineage)',
-      handler: async () => ({ body: undefined, raw: read(join(UI_DIR, 'index.html'), false), contentType: TYPES['.html'], headers: { 'cache-control': 'no-cache' } }),
+      handler: async function serveUiPage() { return { body: undefined, raw: read(join(UI_DIR, 'index.html'), false), contentType: TYPES['.html'], headers: { 'cache-control': 'no-cache' } } },
     },
     {
       method: 'GET', path: `${ASSETS}/*`, scope: 'public', summary: 'A file of the catalogue UI',
-      handler: async (req) => {
-        const [kind, first, ...rest] = (req.params.urn ?? '').split('/')
+      pathParam: Type.Object({ file: Type.String({ description: 'app/<file> or vendor/<package>/<file>' }) }),
+      handler: async function serveUiFile(req) {
+        const [kind, first, ...rest] = req.params.file!.split('/')
         let path: string | undefined
         if (kind === 'app' && first) path = fileUnder(UI_DIR, [first, ...rest].join('/'))
         else if (kind === 'vendor' && first && roots.has(first)) path = fileUnder(roots.get(first)!, rest.join('/'))
-        if (!path) throw fail('NOT_FOUND', `no UI file ${req.params.urn}`)
+        if (!path) throw fail('NOT_FOUND', `no UI file ${req.params.file}`)
         const cacheControl = kind === 'vendor' ? 'public, max-age=86400' : 'no-cache'
         return { body: undefined, raw: read(path, kind === 'vendor'), contentType: TYPES[extname(path)], headers: { 'cache-control': cacheControl } }
       },
