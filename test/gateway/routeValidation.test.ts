@@ -59,7 +59,7 @@ test('query parameters are read by their schema\'s kind, defaulted, and validate
       assert.is((err as CatalogError).code, 'INVALID_REQUEST')
       return { message: (err as CatalogError).message, paths: (err as CatalogError).details.map((d) => d.path) }
     }
-    return assert.unreachable('no error')
+    throw new Error(`no error for ${JSON.stringify(query)}`)
   }
   assert.equal(problem({ direction: 'UP' }), { message: 'query parameter "urn" is required', paths: ['urn'] })
   assert.equal(problem({ urn: 'u', direction: 'SIDEWAYS' }).paths, ['direction'])
