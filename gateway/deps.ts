@@ -1,7 +1,7 @@
 /** What the gateway is built from (wired by a main.ts; tests wire their own). */
-import type { TokenStore } from '../model/auth/tokens.ts'
+import type { TokenStore } from '../model/services/tokens.ts'
 import type { Logger } from '../model/log.ts'
-import type { Model } from '../model/runtime.ts'
+import type { Model } from '../model/services/runtime.ts'
 import type { AsyncWriter } from './asyncWrites.ts'
 import type { Writer } from './writeQueue.ts'
 

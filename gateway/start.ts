@@ -1,9 +1,9 @@
 /** Starts a gateway against `config.redisUrl`: model, write queues, HTTP server listening on host:port. */
 import type { Server } from 'restify'
-import { TokenStore } from '../model/auth/tokens.ts'
+import { TokenStore } from '../model/services/tokens.ts'
 import type { Config } from '../model/config.ts'
 import type { Logger } from '../model/log.ts'
-import { openModel, type Model } from '../model/runtime.ts'
+import { openModel, type Model } from '../model/services/runtime.ts'
 import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
 import type { GatewayDeps } from './deps.ts'
 import { buildServer } from './server.ts'

@@ -2,7 +2,7 @@
  * The write-job contract between the gateway (producer) and the workers (consumer): what a job carries, which
  * partition a urn belongs to, and the queue names. Pure: no queue library is imported here.
  */
-import { fnv1a } from './store/shards.ts'
+import { fnv1a } from './fnv1a.ts'
 import type { PatchOperation } from './patch/apply.ts'
 
 /** System metadata a write may carry; `runId` makes the write part of a run that can be rolled back. */

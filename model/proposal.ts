@@ -5,13 +5,13 @@
  * (`If-Version-Match`, `If-None-Match: *`). Any problem is a 400 naming the JSON path; nothing reaches storage.
  */
 import { Type } from 'typebox'
-import { canonicalJson } from './derive/canonical.ts'
+import { checkAspectValue } from './aspectValue.ts'
 import { fail } from './errors.ts'
 import type { SystemMetadata, WriteCondition, WriteItem } from './jobs.ts'
 import { parsePatchDocument, PATCH_CONTENT_TYPE } from './patch/patchAspect.ts'
 import type { Registry } from './registry.ts'
-import { parseUrn, type ParsedUrn } from './urn.ts'
-import { cleanOrThrow, validateOrThrow } from './validate.ts'
+import { parseUrn } from './urn.ts'
+import { validateOrThrow } from './validate.ts'
 
 export const SystemMetadataSchema = Type.Object({
   runId: Type.Optional(Type.String({ maxLength: 512 })),
@@ -49,16 +49,6 @@ function conditionOf(headers: Record<string, string> | undefined, aspect: string
     }
   }
   return condition.ifVersionMatch !== undefined || condition.ifNoneMatch ? condition : undefined
-}
-
-/** Validates an aspect value (already parsed) for `aspectName`; returns it cleaned of unknown fields. */
-export function checkAspectValue(registry: Registry, parsed: ParsedUrn, aspectName: string, value: unknown, where: string): unknown {
-  const spec = registry.aspectOf(parsed.entity, aspectName)
-  const clean = cleanOrThrow(spec.schema, value, 'INVALID_ASPECT', `${aspectName} does not match its schema`, where)
-  if (aspectName === parsed.entity.keyAspect && canonicalJson(clean) !== canonicalJson(parsed.key)) {
-    throw fail('INVALID_ASPECT', `the key aspect ${aspectName} must match the urn (${JSON.stringify(parsed.key)})`, [{ path: where, message: 'differs from the urn' }])
-  }
-  return clean
 }
 
 /** Turns a proposal into a write item, or throws a 400 naming what is wrong (paths start with `where`). */

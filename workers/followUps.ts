@@ -1,11 +1,11 @@
 /**
  * Writes a worker queues after applying an asynchronous job: the reference cleanup of the entities it removed
- * (model/references.ts). Nobody waits for them. Their job ids derive from the job's, so a job retried after a
+ * (model/services/references.ts). Nobody waits for them. Their job ids derive from the job's, so a job retried after a
  * crash queues each of them once (BullMQ ignores a job id it already holds).
  */
 import { Queue } from 'bullmq'
 import { positionsByPartition, queueName, SYSTEM_ACTOR, type JobResult, type WriteJob } from '../model/jobs.ts'
-import { cleanupAfter, type ReferenceDeps } from '../model/references.ts'
+import { cleanupAfter, type ReferenceDeps } from '../model/services/references.ts'
 import type { Keys } from '../model/store/keys.ts'
 import type { RedisClient } from '../model/store/redis.ts'
 

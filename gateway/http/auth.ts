@@ -6,7 +6,7 @@
  */
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
-import { allows, type Scope as TokenScope, type TokenStore } from '../../model/auth/tokens.ts'
+import { allows, type Scope as TokenScope, type TokenStore } from '../../model/services/tokens.ts'
 import type { Config } from '../../model/config.ts'
 import { CatalogError } from '../../model/errors.ts'
 import { removesEntity } from '../../model/hardDelete.ts'

@@ -7,7 +7,7 @@
  */
 import { Type } from 'typebox'
 import { fail } from '../../model/errors.ts'
-import { edgeDirection, type LineageDirection } from '../../model/lineage.ts'
+import { edgeDirection, type LineageDirection } from '../../model/services/lineage.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
 import { LineageDirectionParam, ListParam, MaxHopsParam, UrnParam } from '../http/params.ts'

@@ -3,8 +3,8 @@
  * rollback of an ingestion run (`POST /operations?action=rollback`). Both need an admin bearer token.
  */
 import { Type } from 'typebox'
-import { restoreIndices } from '../../model/restore.ts'
-import { forgetRun, rollbackItems } from '../../model/rollback.ts'
+import { restoreIndices } from '../../model/services/restore.ts'
+import { forgetRun, rollbackItems } from '../../model/services/rollback.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
 

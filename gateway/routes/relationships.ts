@@ -1,7 +1,7 @@
 /** Route 10 (`GET /relationships`) and, beyond the 12 core routes, `GET /lineage` (multi-hop impact analysis). */
 import { Type } from 'typebox'
 import { fail } from '../../model/errors.ts'
-import { lineageHop, walkLineage, type LineageDirection, type LineageReads } from '../../model/lineage.ts'
+import { lineageHop, walkLineage, type LineageDirection, type LineageReads } from '../../model/services/lineage.ts'
 import type { Direction } from '../../model/store/edgeStore.ts'
 import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'

@@ -2,10 +2,10 @@
  * Access tokens over HTTP, for the admin token: `POST /tokens` `{name, scope}` makes one and answers its secret
  * once (with its id); `GET /tokens` lists names, scopes, ids, creation, expiry and last use, never a secret;
  * `DELETE /tokens/<id>` revokes one, so that its next request is refused. The same store the CLI's `token`
- * command uses (model/auth/tokens.ts).
+ * command uses (model/services/tokens.ts).
  */
 import { Type } from 'typebox'
-import type { ListedToken } from '../../model/auth/tokens.ts'
+import type { ListedToken } from '../../model/services/tokens.ts'
 import { fail } from '../../model/errors.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'

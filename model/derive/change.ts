@@ -10,10 +10,10 @@
 import { CatalogError, fail } from '../errors.ts'
 import type { AspectWrite, ItemError, SystemMetadata, WriteCondition, WriteItem } from '../jobs.ts'
 import { patchValue } from '../patch/patchAspect.ts'
-import { checkAspectValue } from '../proposal.ts'
+import { checkAspectValue } from '../aspectValue.ts'
 import type { Registry } from '../registry.ts'
 import type { ParsedUrn } from '../urn.ts'
-import { canonicalJson } from './canonical.ts'
+import { canonicalJson } from '../canonicalJson.ts'
 import { DEFAULT_RUN_ID, normalizeSystemMetadata, type AuditStamp, type Envelope } from './envelope.ts'
 import { firstWriteAspects } from './firstWrite.ts'
 

@@ -3,7 +3,7 @@
  * from the RFC, as upstream's patch templates behave: `add` creates missing parent objects on its way (adding a tag to
  * a schema field that has no editable info yet). An operation that cannot apply throws a PatchFailure naming it.
  */
-import { canonicalJson } from '../derive/canonical.ts'
+import { canonicalJson } from '../canonicalJson.ts'
 import { parsePointer } from './pointer.ts'
 
 /** One patch operation as sent. */

@@ -98,7 +98,7 @@ export function indexOps(
 
 /**
  * All ops of a change, on the entity's own shard. A hard delete removes the entity's outgoing edges here; the
- * edges other entities hold to it are dropped by follow-up writes to those entities (model/references.ts).
+ * edges other entities hold to it are dropped by follow-up writes to those entities (model/services/references.ts).
  */
 export function planChange(ctx: PlanContext, change: EntityChange): Op[] {
   const { entity, urn } = change.parsed

@@ -5,7 +5,7 @@
  * idempotent, so lost entries come back; when the stored document differs from the derived one, what it listed
  * is removed first.
  */
-import { canonicalJson } from '../derive/canonical.ts'
+import { canonicalJson } from '../canonicalJson.ts'
 import type { Envelope } from '../derive/envelope.ts'
 import { edgesOf, type Edge } from '../derive/edges.ts'
 import { searchDocument, type SearchDocument } from '../derive/searchDocument.ts'

@@ -5,19 +5,10 @@
  * equal slot ranges: a cluster that spreads its slots evenly over its masters then spreads the shards evenly too.
  */
 import calculateSlot from 'cluster-key-slot'
+import { fnv1a } from '../fnv1a.ts'
 
 /** Slots of a Redis Cluster. */
 export const SLOTS = 16384
-
-/** FNV-1a hash of a string's UTF-8 bytes: stable across processes, restarts and machines. */
-export function fnv1a(text: string): number {
-  let hash = 0x811c9dc5
-  for (const byte of Buffer.from(text, 'utf8')) {
-    hash ^= byte
-    hash = Math.imul(hash, 0x01000193) >>> 0
-  }
-  return hash
-}
 
 /** The shard of a urn among `shards`. */
 export function shardOf(urn: string, shards: number): number {

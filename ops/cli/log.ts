@@ -3,7 +3,7 @@
  * (`shard`, `id`, and the entry's fields with `aspect`, `previousAspectValue`, `systemMetadata` and `created`
  * parsed). `--follow` keeps reading what every shard's stream gets next until interrupted.
  */
-import { lastChanges, readChanges, type ChangeEntry } from '../../model/changeLog.ts'
+import { lastChanges, readChanges, type ChangeEntry } from '../../model/services/changeLog.ts'
 import { parse, positiveInt } from './args.ts'
 import { withRedis } from './redis.ts'
 

@@ -6,10 +6,10 @@
  * again finishes an interrupted migration. The shard count is SHARDS, as the service will be started with.
  */
 import { hasSearchModule } from '../../model/store/redis.ts'
-import { copyLegacyData, legacyBacklog, removeLegacyData } from '../../model/migrate.ts'
+import { copyLegacyData, legacyBacklog, removeLegacyData } from '../../model/services/migrate.ts'
 import { createLogger } from '../../model/log.ts'
-import { restoreAll } from '../../model/restore.ts'
-import { openModel } from '../../model/runtime.ts'
+import { restoreAll } from '../../model/services/restore.ts'
+import { openModel } from '../../model/services/runtime.ts'
 import { hasLegacyData } from '../../model/store/layout.ts'
 import { startWorkers } from '../../workers/start.ts'
 import { parse, positiveInt } from './args.ts'

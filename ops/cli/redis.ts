@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path'
 import { loadConfig, type Config } from '../../model/config.ts'
-import { openModel, type Model } from '../../model/runtime.ts'
+import { openModel, type Model } from '../../model/services/runtime.ts'
 import { connectForRequests, type RedisClient } from '../../model/store/redis.ts'
 import { Keys } from '../../model/store/keys.ts'
 import { runningInstance } from '../instance.ts'

@@ -5,8 +5,8 @@
  * batch) is saved after each batch so an interrupted run continues with `--resume`; `--rebuild` first deletes
  * every index key and ends by sweeping orphaned entries.
  */
-import { indexKeyPatterns, likePrefix, restoreIndices, sweepOrphans } from '../../model/restore.ts'
-import type { Model } from '../../model/runtime.ts'
+import { indexKeyPatterns, likePrefix, restoreIndices, sweepOrphans } from '../../model/services/restore.ts'
+import type { Model } from '../../model/services/runtime.ts'
 import { SEP, type Keys } from '../../model/store/keys.ts'
 import { scanKeys, type RedisClient } from '../../model/store/redis.ts'
 import { parse, positiveInt, UsageError } from './args.ts'

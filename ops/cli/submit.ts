@@ -4,8 +4,8 @@
  */
 import { QueueWriter } from '../../gateway/writeQueue.ts'
 import { SYSTEM_ACTOR } from '../../model/jobs.ts'
-import type { Submit } from '../../model/restore.ts'
-import type { Model } from '../../model/runtime.ts'
+import type { Submit } from '../../model/services/restore.ts'
+import type { Model } from '../../model/services/runtime.ts'
 import { connectForQueues } from '../../model/store/redis.ts'
 
 /** Runs `fn` with a way to apply write items through the queues (workers must be running to apply them). */

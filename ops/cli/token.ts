@@ -2,7 +2,7 @@
  * `token create --subject S --scope read|write|admin [--ttl 30d]`, `token list`, `token revoke <id>`: access tokens
  * managed in Redis through TokenStore (the gateway checks them). The secret is shown once, at creation.
  */
-import { SCOPES, TokenStore, type ListedToken, type Scope } from '../../model/auth/tokens.ts'
+import { SCOPES, TokenStore, type ListedToken, type Scope } from '../../model/services/tokens.ts'
 import { durationMs, parse, UsageError } from './args.ts'
 import { withRedis } from './redis.ts'
 

@@ -1,6 +1,6 @@
 /** Starts the queue dashboard on DASHBOARD_PORT (used by ops/dashboard/main.ts and the all-in-one start). */
 import type { Server } from 'node:http'
-import { TokenStore } from '../../model/auth/tokens.ts'
+import { TokenStore } from '../../model/services/tokens.ts'
 import type { Config } from '../../model/config.ts'
 import type { Logger } from '../../model/log.ts'
 import { Keys } from '../../model/store/keys.ts'

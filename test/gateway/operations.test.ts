@@ -153,7 +153,7 @@ t('with AUTH_ENABLED every route needs a token; a read token cannot write', asyn
 })
 
 t('tokens are stored hashed, expire, and can be revoked', async ({ svc }) => {
-  const { TokenStore, hashToken } = await import('../../model/auth/tokens.ts')
+  const { TokenStore, hashToken } = await import('../../model/services/tokens.ts')
   const store = new TokenStore(svc.gateway.model.redis, svc.gateway.model.keys)
   const { token, record } = await store.create('ops', 'admin', 1)
   const raw = JSON.stringify(await svc.gateway.model.redis.hgetall(svc.gateway.model.keys.tokens()))

@@ -113,7 +113,7 @@ export async function startService(overrides: Partial<Config> = {}, options: { w
 
 /** A fresh token of `scope` for the service under test (stored like the CLI stores them). */
 export async function tokenFor(svc: TestService, scope: 'read' | 'write' | 'admin', subject = `test-${scope}`): Promise<string> {
-  const { TokenStore } = await import('../../model/auth/tokens.ts')
+  const { TokenStore } = await import('../../model/services/tokens.ts')
   const { token } = await new TokenStore(svc.gateway.model.redis, svc.gateway.model.keys).create(subject, scope)
   return token
 }

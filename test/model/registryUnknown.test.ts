@@ -2,7 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { CatalogError } from '../../model/errors.ts'
-import { lineageHop, lineageSteps } from '../../model/lineage.ts'
+import { lineageHop, lineageSteps } from '../../model/services/lineage.ts'
 import { buildRegistry } from '../../model/registry.ts'
 import { parseUrn } from '../../model/urn.ts'
 

@@ -194,7 +194,7 @@ t('token create, list and revoke', async (ctx) => {
   assert.is(revoked.code, 0, show(revoked))
   assert.not.match((await cli(ctx.svc, 'token', 'list')).stdout, spareId)
   assert.is((await cli(ctx.svc, 'token', 'revoke', spareId)).code, 1)
-  assert.ok(await new (await import('../../model/auth/tokens.ts')).TokenStore(ctx.svc.gateway.model.redis, ctx.svc.gateway.model.keys).verify(token))
+  assert.ok(await new (await import('../../model/services/tokens.ts')).TokenStore(ctx.svc.gateway.model.redis, ctx.svc.gateway.model.keys).verify(token))
 })
 
 t('restore --rebuild after index keys were lost makes search whole again', async ({ svc }) => {

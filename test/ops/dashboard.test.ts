@@ -2,7 +2,7 @@
 import { Queue } from 'bullmq'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { TokenStore } from '../../model/auth/tokens.ts'
+import { TokenStore } from '../../model/services/tokens.ts'
 import { createLogger } from '../../model/log.ts'
 import { queueName } from '../../model/jobs.ts'
 import { startDashboard, type RunningDashboard } from '../../ops/dashboard/start.ts'

@@ -8,7 +8,7 @@
  * schemas (redis-om drops and recreates an index whose schema changed); queries use @redis/search's commands.
  */
 import { Client as OmClient, Schema, type SchemaDefinition } from 'redis-om'
-import { canonicalJson } from '../../derive/canonical.ts'
+import { canonicalJson } from '../../canonicalJson.ts'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'

@@ -9,12 +9,12 @@
  * Who runs it: for a synchronous write the gateway, before answering (gateway/referenceCleanup.ts); for an
  * asynchronous one the worker that applied it, once applied (workers/followUps.ts).
  */
-import { removesEntity } from './hardDelete.ts'
-import type { ItemResult, WriteItem } from './jobs.ts'
-import type { Registry } from './registry.ts'
-import type { EdgeStore } from './store/edgeStore.ts'
-import type { EntityStore } from './store/entityStore.ts'
-import { parseUrn } from './urn.ts'
+import { removesEntity } from '../hardDelete.ts'
+import type { ItemResult, WriteItem } from '../jobs.ts'
+import type { Registry } from '../registry.ts'
+import type { EdgeStore } from '../store/edgeStore.ts'
+import type { EntityStore } from '../store/entityStore.ts'
+import { parseUrn } from '../urn.ts'
 
 export interface ReferenceDeps {
   registry: Registry

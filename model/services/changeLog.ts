@@ -3,8 +3,8 @@
  * to its shard's stream, as upstream partitions its change-log topic by urn). A consumer reads every shard's
  * stream from its own position; `readChanges` does one round of that, for the CLI and for tests.
  */
-import type { Keys } from './store/keys.ts'
-import type { RedisClient } from './store/redis.ts'
+import type { Keys } from '../store/keys.ts'
+import type { RedisClient } from '../store/redis.ts'
 
 export interface ChangeEntry {
   shard: number

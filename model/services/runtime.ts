@@ -2,19 +2,19 @@
  * The model wired to a Redis connection: registry, keys, search engine, entity store and the planning context.
  * Gateway, workers and ops all open it the same way, on one server or on a cluster.
  */
-import type { Config } from './config.ts'
-import type { Registry } from './registry.ts'
-import { registryOf } from './registryFile.ts'
-import type { SearchEngine } from './search/engine.ts'
-import { selectEngine } from './search/select.ts'
-import { SearchService } from './search/service.ts'
-import { EdgeStore } from './store/edgeStore.ts'
-import { EntityStore } from './store/entityStore.ts'
-import { Keys } from './store/keys.ts'
-import { ensureLayout } from './store/layout.ts'
-import type { PlanContext } from './store/plan.ts'
-import { masters, type RedisClient } from './store/redis.ts'
-import type { Durability } from './store/script.ts'
+import type { Config } from '../config.ts'
+import type { Registry } from '../registry.ts'
+import { registryOf } from '../registryFile.ts'
+import type { SearchEngine } from '../search/engine.ts'
+import { selectEngine } from '../search/select.ts'
+import { SearchService } from '../search/service.ts'
+import { EdgeStore } from '../store/edgeStore.ts'
+import { EntityStore } from '../store/entityStore.ts'
+import { Keys } from '../store/keys.ts'
+import { ensureLayout } from '../store/layout.ts'
+import type { PlanContext } from '../store/plan.ts'
+import { masters, type RedisClient } from '../store/redis.ts'
+import type { Durability } from '../store/script.ts'
 
 export interface Model {
   config: Config

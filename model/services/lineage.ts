@@ -5,10 +5,10 @@
  * points, comes from the registry's annotations: dataset -> job -> dataset, chart -> dataset, and schemaField ->
  * schemaField (column lineage) are all walked alike.
  */
-import { fieldEdgesOf } from './derive/edges.ts'
-import type { Registry } from './registry.ts'
-import type { Direction } from './store/edgeStore.ts'
-import { splitTuple, urnId, urnTypeSegment as urnEntityType } from './urn.ts'
+import { fieldEdgesOf } from '../derive/edges.ts'
+import type { Registry } from '../registry.ts'
+import type { Direction } from '../store/edgeStore.ts'
+import { splitTuple, urnId, urnTypeSegment as urnEntityType } from '../urn.ts'
 
 export type LineageDirection = 'UPSTREAM' | 'DOWNSTREAM'
 

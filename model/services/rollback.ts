@@ -4,11 +4,11 @@
  * the apply script) says which entities to visit; the rollback itself is a write item per entity, applied by the workers
  * in partition order like any other write.
  */
-import type { WriteItem } from './jobs.ts'
-import type { Registry } from './registry.ts'
-import { SEP, type Keys } from './store/keys.ts'
-import type { RedisClient } from './store/redis.ts'
-import { parseUrn } from './urn.ts'
+import type { WriteItem } from '../jobs.ts'
+import type { Registry } from '../registry.ts'
+import { SEP, type Keys } from '../store/keys.ts'
+import type { RedisClient } from '../store/redis.ts'
+import { parseUrn } from '../urn.ts'
 
 /** The write items rolling back `runId` (one per entity the run touched, in any shard). */
 export async function rollbackItems(redis: RedisClient, keys: Keys, registry: Registry, runId: string): Promise<WriteItem[]> {

@@ -5,9 +5,9 @@
  * record is written, and then the caller rebuilds the indexes (restore, applied by workers) and removes the old
  * keys. Every step can run again: an interrupted migration is finished by running it again.
  */
-import { legacyKeys, parseLegacyEntityKey } from './store/legacyLayout.ts'
-import { LAYOUT_VERSION, SEP, type Keys } from './store/keys.ts'
-import { scanKeys, type RedisClient } from './store/redis.ts'
+import { legacyKeys, parseLegacyEntityKey } from '../store/legacyLayout.ts'
+import { LAYOUT_VERSION, SEP, type Keys } from '../store/keys.ts'
+import { scanKeys, type RedisClient } from '../store/redis.ts'
 
 export interface MigrationCounts {
   entities: number

@@ -5,11 +5,11 @@
  * any other write, under the entity's compare-and-set (model/store/planRestate.ts): only workers change what is
  * stored for an entity. Every restored row is logged to the change log as a RESTATE.
  */
-import type { ItemResult, WriteItem } from './jobs.ts'
+import type { ItemResult, WriteItem } from '../jobs.ts'
 import type { Model } from './runtime.ts'
-import { SEP } from './store/keys.ts'
-import { scanKeys } from './store/redis.ts'
-import { parseUrn } from './urn.ts'
+import { SEP } from '../store/keys.ts'
+import { scanKeys } from '../store/redis.ts'
+import { parseUrn } from '../urn.ts'
 
 /** Applies write items through the queues and waits for them (the gateway's writer, or the CLI's). */
 export type Submit = (items: WriteItem[]) => Promise<ItemResult[]>
