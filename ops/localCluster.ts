@@ -43,6 +43,8 @@ export interface ClusterOptions {
   appendOnly?: boolean
   /** appendfsync with the append-only file (default always). */
   appendFsync?: 'always' | 'everysec' | 'no'
+  /** The redis-server binary (default: the one on PATH), e.g. a 7.4 build for RediSearch 2.10. */
+  binary?: string
 }
 
 /** A free port whose cluster bus port (port + 10000) is free too. */
@@ -67,7 +69,7 @@ function spawnNode(dir: string, port: number, options: ClusterOptions): ChildPro
     '--dbfilename', `dump-${port}.rdb`, '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`,
     '--appendonly', options.appendOnly ? 'yes' : 'no', '--appendfsync', options.appendFsync ?? 'always', '--cluster-replica-validity-factor', '0']
   if (options.module) args.push('--loadmodule', resolve(options.module))
-  const child = spawn('redis-server', args, { stdio: 'ignore' })
+  const child = spawn(options.binary ?? 'redis-server', args, { stdio: 'ignore' })
   child.on('error', () => {})
   return child
 }
