@@ -2,7 +2,9 @@
  * What the live scenario asks Redis itself, on every node: the slow log (commands over a threshold, counted and
  * the slowest named, Lua scripts by their file), used memory, and the bytes the write queue's keys hold.
  */
+import { createHash } from 'node:crypto'
 import { readdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import type { Redis } from 'ioredis'
@@ -10,9 +12,19 @@ import { LuaScript } from '../../model/store/script.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
-/** sha1 -> repository path of every Lua script under model/ (as LuaScript loads it, includes expanded). */
+/**
+ * sha1 -> name of every Lua script that may run: repository path of those under model/ (as LuaScript loads them,
+ * includes expanded), `bullmq:<command>` for the queue's.
+ */
 function scriptNames(): Map<string, string> {
   const names = new Map<string, string>()
+  try {
+    const require = createRequire(import.meta.url)
+    const bullmq = join(require.resolve('bullmq'), '..', 'scripts', 'index.js')
+    for (const command of Object.values(require(bullmq) as Record<string, { name?: string; content?: string }>)) {
+      if (command?.content) names.set(createHash('sha1').update(command.content).digest('hex'), `bullmq:${command.name}`)
+    }
+  } catch { /* another BullMQ layout: its scripts keep their sha */ }
   const walk = (dir: string) => {
     for (const e of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, e.name)
@@ -62,7 +74,7 @@ export async function readSlowLog(nodes: readonly Redis[], top = 8): Promise<Slo
 /** A slow-log entry's command: its name, a script's file (or sha), and its first arguments, shortened. */
 function describe(args: string[], scripts: Map<string, string>): string {
   const name = String(args[0] ?? '?').toUpperCase()
-  if (name === 'EVALSHA') return `EVALSHA ${scripts.get(String(args[1])) ?? `${String(args[1]).slice(0, 10)} (not a model/ script: BullMQ's?)`} ${args.slice(3, 5).join(' ')}`.slice(0, 160)
+  if (name === 'EVALSHA') return `EVALSHA ${scripts.get(String(args[1])) ?? String(args[1]).slice(0, 10)} ${args.slice(3, 5).join(' ')}`.slice(0, 160)
   if (name === 'EVAL') return `EVAL ${scripts.get(String(args[1])) ?? '(script)'}`
   return args.slice(0, 4).map((a) => String(a).slice(0, 60)).join(' ').slice(0, 160)
 }
