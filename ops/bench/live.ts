@@ -25,7 +25,7 @@ import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { startRedisCluster } from '../localCluster.ts'
 import { loadProposals, liveDataset, pick, propertiesProposal, seeded } from './liveCatalogue.ts'
 import { LIVE_KINDS } from './liveQueries.ts'
-import { keyBytes, readSlowLog, startSlowLog, usedMemory, type SlowLog } from './liveRedis.ts'
+import { cpuSeconds, keyBytes, readSlowLog, startSlowLog, usedMemory, type SlowLog } from './liveRedis.ts'
 import { send, type Request } from './load.ts'
 import { startChild, type Child } from './processes.ts'
 import { percentile, round } from './stats.ts'
@@ -76,7 +76,7 @@ async function stopAll(): Promise<void> {
   await embedded?.stop().catch(() => {})
   await cluster?.stop().catch(() => {})
 }
-process.once('SIGINT', () => void stopAll().then(() => process.exit(130)))
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().then(() => process.exit(130)))
 const base = new URL(`http://127.0.0.1:${port}`)
 try {
   for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 120_000))
@@ -196,6 +196,8 @@ let memory: { usedMemory: number; perDataset: number; queueBytes: number; perDat
 let result: Awaited<ReturnType<typeof run>>
 let slow: SlowLog
 let slowLoad: SlowLog
+/** Per node, the share of one core its server used during the run (1 = its one thread never idle). */
+let busy: number[]
 try {
   const before = await usedMemory(nodes)
   await startSlowLog(nodes, SLOW_MS * 1000)
@@ -211,7 +213,10 @@ try {
   log(`Redis used_memory ${round(after / 2 ** 20)} MiB: ${round(memory.perDataset)} bytes per dataset; ${round(memory.perDatasetWithoutQueue)} without the empty store and the queue's ${round(queueBytes / 2 ** 20)} MiB`)
   await startSlowLog(nodes, SLOW_MS * 1000)
   log(`running ${CLIENTS} query loops over ${KINDS.length} kinds and ${WRITES} writes/s for ${SECONDS} s`)
+  const cpuBefore = await cpuSeconds(nodes)
   result = await run()
+  const cpuAfter = await cpuSeconds(nodes)
+  busy = cpuAfter.map((c, k) => (c - cpuBefore[k]!) / result.seconds)
   slow = await readSlowLog(nodes)
 } finally {
   await stopAll()
@@ -249,6 +254,7 @@ ${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end)
 - Redis memory after the load: used_memory ${round(memory.usedMemory / 2 ** 20)} MiB, **${round(memory.perDataset)} bytes per dataset**; ${round(memory.perDatasetWithoutQueue)} bytes per dataset without the empty store's and the write queue's finished jobs (${round(memory.queueBytes / 2 ** 20)} MiB).
 - Queries: ${CLIENTS} loops, ${queries} queries in ${round(result.seconds)} s (**${round(queries / result.seconds)}/s** in all), each of a kind drawn at random, its words, prefixes, filter values and page drawn at random from the catalogue's 400-word vocabulary; ${kinds.reduce((a, k) => a + k.repeats, 0)} of them had been asked before in the run (an exact repeat${ENGINE === 'redisearch' ? '; the redisearch engine\'s answer memo may serve a repeat asked before the next write' : ''}; the writes below change the catalogue ${WRITES} times a second, so nothing is served from a warm cache for long).
 - Writes: ${writes.asked} datasetProperties changes of random datasets asked at ${WRITES}/s, **${round(writes.perSecond)}/s applied**${writes.behind ? `, ${writes.behind} not sent (1,000 already in flight)` : ''}.
+- Redis CPU during the run: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')} of a core${busy.length > 1 ? ' (per master)' : ''}.
 - Redis commands over ${SLOW_MS} ms during the run, all nodes: **${slow.count}**${slow.count ? `, ${describeCounts(slow)}` : ''} (while loading: ${slowLoad.count}${slowLoad.count ? `, ${describeCounts(slowLoad)}` : ''}). On a shared machine a command also counts the time its server waited for a core.
 
 | query kind (dataset, 10 per page) | count | p50 ms | p95 ms | p99 ms | max ms | 5xx | timeouts (${TIMEOUT_MS / 1000} s) | other errors |
@@ -259,7 +265,7 @@ ${slow.slowest.length ? `\nThe slowest Redis commands:\n\n| ms | node | command 
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
 const name = process.env.BENCH_OUT ?? `live-${ENGINE}${TOPOLOGY === 'cluster' ? '-cluster' : ''}`
-writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, slowLog: slow, slowLogWhileLoading: slowLoad }, null, 2))
+writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, slowLog: slow, slowLogWhileLoading: slowLoad }, null, 2))
 writeFileSync(join(resultsDir, `${name}.md`), report)
 process.stdout.write(`\n${report}\nwritten to ${resultsDir}/${name}.md (and .json)\n`)
 process.exit(0)

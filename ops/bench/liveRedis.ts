@@ -79,6 +79,14 @@ function describe(args: string[], scripts: Map<string, string>): string {
   return args.slice(0, 4).map((a) => String(a).slice(0, 60)).join(' ').slice(0, 160)
 }
 
+/** CPU seconds each node's server used so far (used_cpu_user + used_cpu_sys). */
+export async function cpuSeconds(nodes: readonly Redis[]): Promise<number[]> {
+  return Promise.all(nodes.map(async (n) => {
+    const info = await n.info('cpu')
+    return Number(/used_cpu_user:([\d.]+)/.exec(info)![1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)![1])
+  }))
+}
+
 /** used_memory summed over the nodes. */
 export async function usedMemory(nodes: readonly Redis[]): Promise<number> {
   const each = await Promise.all(nodes.map(async (n) => Number(/used_memory:(\d+)/.exec(await n.info('memory'))![1])))
