@@ -64,7 +64,7 @@ export async function readSlowLog(nodes: readonly Redis[], top = 8): Promise<Slo
   }
   const byCommand: Record<string, number> = {}
   for (const c of all) {
-    const name = c.command.split(' ').slice(0, /^(EVALSHA|EVAL|FCALL)$/i.test(c.command.split(' ')[0]!) ? 2 : 1).join(' ')
+    const name = c.command.split(' ').slice(0, /^(EVALSHA|FCALL)$/i.test(c.command.split(' ')[0]!) ? 2 : 1).join(' ')
     byCommand[name] = (byCommand[name] ?? 0) + 1
   }
   const slowest = all.sort((a, b) => b.ms - a.ms).slice(0, top)
@@ -74,10 +74,14 @@ export async function readSlowLog(nodes: readonly Redis[], top = 8): Promise<Slo
 /** A slow-log entry's command: its name, a script's file (or sha), and its first arguments, shortened. */
 function describe(args: string[], scripts: Map<string, string>): string {
   const name = String(args[0] ?? '?').toUpperCase()
-  if (name === 'EVALSHA') return `EVALSHA ${scripts.get(String(args[1])) ?? String(args[1]).slice(0, 10)} ${args.slice(3, 5).join(' ')}`.slice(0, 160)
-  if (name === 'EVAL') return `EVAL ${scripts.get(String(args[1])) ?? '(script)'}`
-  return args.slice(0, 4).map((a) => String(a).slice(0, 60)).join(' ').slice(0, 160)
+  if (name === 'EVALSHA') return printable(`EVALSHA ${scripts.get(String(args[1])) ?? String(args[1]).slice(0, 10)} ${args.slice(3, 5).join(' ')}`.slice(0, 160))
+  // The slow log keeps 128 bytes of each argument: an EVAL's script is named by its first words.
+  if (name === 'EVAL') return printable(`EVAL "${String(args[1]).replace(/\s+/g, ' ').slice(0, 60)}..."`)
+  return printable(args.slice(0, 4).map((a) => String(a).slice(0, 60)).join(' ').slice(0, 160))
 }
+
+/** Control bytes (separators inside keys) shown as `.`, so that the report stays text. */
+const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f]/g, '.')
 
 /** CPU seconds each node's server used so far (used_cpu_user + used_cpu_sys). */
 export async function cpuSeconds(nodes: readonly Redis[]): Promise<number[]> {

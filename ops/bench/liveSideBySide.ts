@@ -11,6 +11,7 @@ export interface LiveRun {
   kinds: ({ kind: string } & Latency)[]
   writes: Latency & { perSecond: number }
   slowLog: { count: number; longestMs: number }
+  redisCpuShare?: number[]
 }
 
 const ms = (x: number | undefined) => (x !== undefined && x !== null && Number.isFinite(x) ? String(round(x)) : '-')
@@ -28,6 +29,7 @@ export function liveSideBySide(runs: readonly LiveRun[]): string {
     `| writes: p50 / p95 / p99 ms (count) | ${runs.map((r) => cell(r.writes)).join(' | ')} |`,
     `| writes applied per second | ${runs.map((r) => ms(r.writes.perSecond)).join(' | ')} |`,
     `| queries per second, all loops | ${runs.map((r) => ms(r.queries.perSecond)).join(' | ')} |`,
+    `| Redis CPU during the run, share of a core (per master) | ${runs.map((r) => (r.redisCpuShare ?? []).map((b) => `${Math.round(b * 100)}%`).join(', ')).join(' | ')} |`,
     `| Redis commands over 20 ms (the longest, ms) | ${runs.map((r) => `${r.slowLog.count} (${ms(r.slowLog.longestMs)})`).join(' | ')} |`,
     `| load rate, datasets/s | ${runs.map((r) => ms(r.load.perSecond)).join(' | ')} |`,
     `| Redis memory per dataset, bytes (without the empty store and the queue) | ${runs.map((r) => `${ms(r.memory.perDataset)} (${ms(r.memory.perDatasetWithoutQueue)})`).join(' | ')} |`,
