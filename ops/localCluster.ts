@@ -39,6 +39,8 @@ export interface ClusterOptions {
   replicas?: number
   /** RediSearch module to load into every node. */
   module?: string
+  /** The redis-server binary of every node (default: `redis-server` on the PATH). */
+  binary?: string
   /** Persist with the append-only file (fault tests, benchmarks); off by default. */
   appendOnly?: boolean
   /** appendfsync with the append-only file (default always). */
