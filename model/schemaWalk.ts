@@ -20,11 +20,15 @@ const mapValues = (s: Schema | undefined): Schema | undefined => (s?.patternProp
 const token = (key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1')
 
 /**
- * `value` without the `null` fields its schema does not require, at any depth (a fresh copy when something went).
- * A `null` in a required field stays, so validation names it; map entries and array items are never dropped.
+ * `value` without the `null` fields its schema does not require, at any depth the schema describes (a fresh copy
+ * when something went). A `null` in a required field stays, so validation names it; map entries and array items are
+ * never dropped, and neither is anything inside a value of any type (a proposal's `aspect.json`: the aspect's own
+ * schema decides there).
  */
 export function withoutNulls(schema: unknown, value: unknown): unknown {
   const s = schema as Schema | undefined
+  // A value the schema says nothing about (any JSON) is kept as it is: its nulls are its own.
+  if (!s || (!s.properties && !s.patternProperties && !s.items)) return value
   if (Array.isArray(value)) {
     let changed = false
     const items = value.map((item) => { const v = withoutNulls(s?.items, item); if (v !== item) changed = true; return v })
