@@ -187,6 +187,17 @@ t('fields the model does not know are kept as sent and listed in the write resul
   assert.equal((await svc.call('GET', `/entitiesV2/${enc('urn:svc:tag:kept')}`)).body.aspects.tagProperties.value, { name: 'kept', newer: true })
 })
 
+t('queryProperties.customProperties (a current snowflake connector sends {}) is in the model and reads back', async ({ refusing }) => {
+  const query = 'urn:svc:query:snowflake-q1'
+  const value = {
+    customProperties: {}, statement: { value: 'select 1', language: 'SQL' }, source: 'SYSTEM',
+    created: { time: 1, actor: 'urn:svc:corpuser:_ingestion' }, lastModified: { time: 1, actor: 'urn:svc:corpuser:_ingestion' },
+  }
+  const res = await refusing.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'query', entityUrn: query, changeType: 'UPSERT', aspectName: 'queryProperties', aspect: { json: value } } })
+  assert.is(res.status, 200, JSON.stringify(res.body))
+  assert.equal((await refusing.call('GET', `/entitiesV2/${enc(query)}`)).body.aspects.queryProperties.value, value)
+})
+
 t('UNKNOWN_FIELDS=refuse: a 400 naming the field, nothing written', async ({ refusing }) => {
   const res = await propose(refusing, 'corpUserInfo', { active: true, futureField: 1 })
   assert.is(res.status, 400)
