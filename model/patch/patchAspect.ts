@@ -32,9 +32,12 @@ export function parsePatchDocument(document: unknown, where: string): PatchOpera
   return ops as PatchOperation[]
 }
 
-/** The patched value of aspect `aspect` (schema `schema`) from `current` (undefined: the aspect does not exist). */
-export function patchValue(aspect: string, schema: unknown, current: unknown, operations: readonly PatchOperation[]): unknown {
-  const start = toKeyed(aspect, current === undefined ? templateOf(aspect, schema) : current, schema)
+/**
+ * The patched value of aspect `aspect` (schema `schema`) from `current` (undefined: the aspect does not exist; its
+ * template's urns start with `urnPrefix`, the deployment's).
+ */
+export function patchValue(aspect: string, schema: unknown, current: unknown, operations: readonly PatchOperation[], urnPrefix = 'urn:svc:'): unknown {
+  const start = toKeyed(aspect, current === undefined ? templateOf(aspect, schema, urnPrefix) : current, schema)
   let patched: unknown
   try {
     patched = applyPatch(start, operations)

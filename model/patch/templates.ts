@@ -12,7 +12,8 @@
  */
 import { emptyValue } from './empty.ts'
 
-type Template = () => Record<string, unknown>
+/** A template, given the deployment's urn prefix (`urn:svc:`) for the urns it holds. */
+type Template = (urnPrefix: string) => Record<string, unknown>
 
 /** Templates by aspect name (upstream's AspectTemplateEngine list, for the aspects this registry models). */
 export const TEMPLATES: Readonly<Record<string, Template>> = {
@@ -55,6 +56,9 @@ export const TEMPLATES: Readonly<Record<string, Template>> = {
   editableDataFlowProperties: () => ({}),
   editableDataJobProperties: () => ({}),
   testResults: () => ({ passing: [], failing: [] }),
+  // domains, structured properties
+  domainProperties: () => ({}),
+  propertyDefinition: (urnPrefix) => ({ qualifiedName: '', valueType: `${urnPrefix}dataType:datahub.string`, entityTypes: [] }),
 }
 
 /** The names of the aspects with a template, sorted (the README lists them). */
@@ -66,12 +70,12 @@ interface Schema { properties?: Record<string, unknown> }
  * The value a patch of `aspect` (schema `schema`) starts from when the aspect is absent: its template's fields the
  * schema declares, over the schema's empty value.
  */
-export function templateOf(aspect: string, schema: unknown): unknown {
+export function templateOf(aspect: string, schema: unknown, urnPrefix = 'urn:svc:'): unknown {
   const base = emptyValue(schema) as Record<string, unknown> | undefined
   const template = TEMPLATES[aspect]
   if (!template) return base
   const declared = (schema as Schema).properties ?? {}
-  const fields = Object.entries(template()).filter(([name]) => name in declared)
+  const fields = Object.entries(template(urnPrefix)).filter(([name]) => name in declared)
   return { ...base, ...Object.fromEntries(fields) }
 }
 
@@ -83,6 +87,6 @@ export function withoutUnusedTemplateFields(aspect: string, schema: unknown, pat
   if (!template || typeof patched !== 'object' || patched === null || Array.isArray(patched)) return patched
   const required = new Set(Object.keys((emptyValue(schema) as Record<string, unknown> | undefined) ?? {}))
   const out = { ...(patched as Record<string, unknown>) }
-  for (const name of Object.keys(template())) if (!required.has(name) && isEmpty(out[name])) delete out[name]
+  for (const name of Object.keys(template('urn:svc:'))) if (!required.has(name) && isEmpty(out[name])) delete out[name]
   return out
 }

@@ -63,6 +63,11 @@ const CASES: Record<string, { ops: unknown[]; expected: unknown }> = {
   editableDataFlowProperties: { ops: [add('/description', 'd')], expected: { description: 'd' } },
   editableDataJobProperties: { ops: [add('/description', 'd')], expected: { description: 'd' } },
   testResults: { ops: [add('/passing/urn:svc:test:t', { test: 'urn:svc:test:t', type: 'SUCCESS' })], expected: { passing: [{ test: 'urn:svc:test:t', type: 'SUCCESS' }], failing: [] } },
+  domainProperties: { ops: [add('/name', 'Finance')], expected: { name: 'Finance' } },
+  propertyDefinition: {
+    ops: [add('/qualifiedName', 'io.acme.retention'), add('/entityTypes/urn:svc:entityType:datahub.dataset', 'urn:svc:entityType:datahub.dataset')],
+    expected: { qualifiedName: 'io.acme.retention', valueType: 'urn:svc:dataType:datahub.string', entityTypes: ['urn:svc:entityType:datahub.dataset'] },
+  },
 }
 
 test('every template names a modelled aspect and has a case here', () => {
@@ -95,6 +100,11 @@ test('edges are addressed by destination urn on existing aspects too: add keeps 
   assert.equal(added.inputDatasetEdges, [edge(ds('a')), edge(ds('b')), edge(ds('c'))])
   const removed = patchValue('dataJobInputOutput', schema, current, parsePatchDocument([{ op: 'remove', path: `/inputDatasetEdges/${ds('a')}` }], 'patch')) as any
   assert.equal(removed.inputDatasetEdges, [edge(ds('b'))])
+})
+
+test('a template\'s urns are in the deployment\'s namespace', () => {
+  const out = patchValue('propertyDefinition', schemaOf('propertyDefinition'), undefined, parsePatchDocument([add('/qualifiedName', 'q')], 'patch'), 'urn:li:') as any
+  assert.is(out.valueType, 'urn:li:dataType:datahub.string')
 })
 
 test('an aspect without a template starts from its schema\'s empty value', () => {
