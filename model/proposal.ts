@@ -54,9 +54,9 @@ function conditionOf(headers: Record<string, string> | undefined, aspect: string
 
 /**
  * Validates an aspect value (already parsed) for `aspectName` and answers it as it will be stored: a `null` in an
- * optional field reads as absent (gone), everything else is kept as sent. Fields the model does not know are kept and
- * their paths pushed onto `unknown` (the write result lists them), or refused with a 400 naming them when the
- * registry says so (UNKNOWN_FIELDS=refuse).
+ * optional field reads as absent (gone), everything else is kept as sent. The paths of fields the model does not
+ * know are pushed onto `unknown` (the write result lists them); the fields are kept (UNKNOWN_FIELDS=keep, the
+ * default), dropped (`drop`, as upstream does since 2025) or refused with a 400 naming them (`refuse`).
  */
 export function checkAspectValue(registry: Registry, parsed: ParsedUrn, aspectName: string, value: unknown, where: string, unknown?: string[]): unknown {
   const spec = registry.aspectOf(parsed.entity, aspectName)
@@ -68,10 +68,11 @@ export function checkAspectValue(registry: Registry, parsed: ParsedUrn, aspectNa
       extra.slice(0, 20).map((path) => ({ path, message: 'unknown field (UNKNOWN_FIELDS=refuse)' })))
   }
   unknown?.push(...extra)
-  if (aspectName === parsed.entity.keyAspect && canonicalJson(validatorOf(spec.schema).Clean(structuredClone(present))) !== canonicalJson(parsed.key)) {
+  const known = () => validatorOf(spec.schema).Clean(structuredClone(present))
+  if (aspectName === parsed.entity.keyAspect && canonicalJson(known()) !== canonicalJson(parsed.key)) {
     throw fail('INVALID_ASPECT', `the key aspect ${aspectName} must match the urn (${JSON.stringify(parsed.key)})`, [{ path: where, message: 'differs from the urn' }])
   }
-  return present
+  return extra.length > 0 && registry.unknownFields === 'drop' ? known() : present
 }
 
 /**

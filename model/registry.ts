@@ -26,13 +26,16 @@ export interface SearchField {
 export type UnknownAspectPolicy = 'refuse' | 'store'
 
 /** What happens to a field a known aspect's model does not declare (UNKNOWN_FIELDS). */
-export type UnknownFieldPolicy = 'keep' | 'refuse'
+export type UnknownFieldPolicy = 'keep' | 'drop' | 'refuse'
 
 /** Options of a registry besides its model. */
 export interface RegistryOptions {
   /** `refuse` (default): 400 UNKNOWN_ASPECT. `store`: stored, versioned, returned and logged, never indexed. */
   unknownAspects?: UnknownAspectPolicy
-  /** `keep` (default): stored and returned as sent, listed in the write result. `refuse`: 400 naming the field. */
+  /**
+   * `keep` (default): stored and returned as sent, listed in the write result. `drop`: accepted, not stored, listed
+   * (upstream's behaviour since 2025). `refuse`: 400 naming the field.
+   */
   unknownFields?: UnknownFieldPolicy
   /** The deployment's names (urn scheme word, record package, protocol header); canonical `svc` by default. */
   namespace?: Namespace

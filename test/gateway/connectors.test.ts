@@ -130,7 +130,7 @@ for (const engine of engines) {
     const platforms = facet(res, 'platform')!
     for (const p of ['kafka', 'mysql', 'looker', 'dbt', 'sqlite', 's3', 'hive']) assert.ok(platforms[p]! > 0, `platform ${p}: ${JSON.stringify(platforms)}`)
     const jobs = await search(svc, 'dataJob', '*')
-    assert.equal(Object.keys(facet(jobs, 'platform')!).sort(), ['airflow', 'sagemaker'])
+    assert.equal(Object.keys(facet(jobs, 'platform')!).sort(), ['airflow', 'nifi', 'sagemaker'])
     const term = 'urn:svc:glossaryTerm:Classification.Confidential'
     for (const urn of [ds('kafka', 'key_topic'), ds('mysql', 'metagalaxy.metadata_index')]) {
       const value = { terms: [{ urn: term }], auditStamp: { time: 1, actor: 'urn:svc:corpuser:test' } }

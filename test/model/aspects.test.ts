@@ -2,7 +2,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { listAnnotations } from '../../model/annotations.ts'
 import { BUILTIN_ASPECTS } from '../../model/aspects/index.ts'
-import { buildRegistry } from '../../model/registry.ts'
+import { parseProposal } from '../../model/proposal.ts'
+import { buildRegistry, type UnknownFieldPolicy } from '../../model/registry.ts'
 import { unknownFields, withoutNulls } from '../../model/schemaWalk.ts'
 import { problems, validateOrThrow } from '../../model/validate.ts'
 import type { CatalogError } from '../../model/errors.ts'
@@ -46,6 +47,25 @@ test('a null in an optional field reads as absent, at any depth; in a required f
   const required = withoutNulls(schemaOf('corpUserInfo'), { active: null, email: null })
   assert.equal(required, { active: null })
   assert.equal(problems(schemaOf('corpUserInfo'), required, 'v').map((d) => d.path), ['v/active'])
+})
+
+test('unknown fields: kept (default), dropped or refused; listed by path whenever they are not refused', () => {
+  const proposal = { entityType: 'dashboard', entityUrn: 'urn:svc:dashboard:(looker,d)', changeType: 'UPSERT', aspectName: 'dashboardInfo',
+    aspect: { json: { title: 't', description: 'd', lastModified: {}, notAValidField: 'x' } } }
+  const write = (policy: UnknownFieldPolicy) => {
+    const unknown: string[] = []
+    const item = parseProposal(buildRegistry({}, { unknownFields: policy }), proposal, 'proposal', unknown) as { aspects: { value: Record<string, unknown> }[] }
+    return { value: item.aspects[0]!.value, unknown }
+  }
+  assert.equal(write('keep'), { value: { title: 't', description: 'd', lastModified: {}, notAValidField: 'x' }, unknown: ['proposal.aspect.value/notAValidField'] })
+  assert.equal(write('drop'), { value: { title: 't', description: 'd', lastModified: {} }, unknown: ['proposal.aspect.value/notAValidField'] })
+  try {
+    write('refuse')
+    assert.unreachable()
+  } catch (err) {
+    assert.is((err as CatalogError).code, 'INVALID_ASPECT')
+    assert.equal((err as CatalogError).details.map((d) => d.path), ['proposal.aspect.value/notAValidField'])
+  }
 })
 
 test('violations name their JSON path', () => {
