@@ -137,7 +137,7 @@ for (const engine of engines) {
       const proposal = { entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'glossaryTerms', aspect: { value: JSON.stringify(value), contentType: 'application/json' } }
       assert.is((await svc.call('POST', '/aspects?action=ingestProposal', { proposal })).status, 200)
     }
-    assert.equal(facet(await search(svc, 'dataset', '*'), 'glossaryTerms'), { [term]: 2 })
+    assert.equal(facet(await search(svc, 'dataset', '*'), 'glossaryTerms'), { [term]: 2, 'urn:svc:glossaryTerm:AccountBalance': 1 }, 'the two above and the csv-enricher file\'s')
   })
 
   t('lineage from a dataset crosses a job, both ways', async ({ svc }) => {
