@@ -17,6 +17,7 @@ import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
+import { lexRange } from '../../store/lexRange.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-1.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-1.lua')
@@ -103,6 +104,10 @@ export class NativeEngine implements SearchEngine {
       result.facets.push({ name, aggregations })
     }
     return result
+  }
+
+  async urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]> {
+    return lexRange(this.redis, this.keys.nativeIndex(shard, entity.name, 'live'), after, limit, descending)
   }
 
   async autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]> {
