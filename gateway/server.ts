@@ -23,6 +23,8 @@ import { requestSeconds, requestsTotal, watchQueueDepth } from './metrics.ts'
 import { operationsRoutes } from './routes/operations.ts'
 import { openapiEntityRoutes } from './routes/openapiEntities.ts'
 import { openapiScrollRoutes } from './routes/openapiScroll.ts'
+import { openapiRelationshipRoutes } from './routes/openapiRelationships.ts'
+import { openapiV1Routes } from './routes/openapiV1.ts'
 import { relationshipRoutes } from './routes/relationships.ts'
 import { searchRoutes } from './routes/search.ts'
 import { catalogRoutes } from './routes/catalog.ts'
@@ -30,7 +32,7 @@ import { uiRoutes } from './routes/ui.ts'
 
 /** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps), ...openapiScrollRoutes(deps), ...openapiEntityRoutes(deps)]
+  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps), ...openapiScrollRoutes(deps), ...openapiEntityRoutes(deps), ...openapiRelationshipRoutes(deps), ...openapiV1Routes(deps)]
   return [...api, ...docsRoutes(deps, api), ...uiRoutes(deps)]
 }
 

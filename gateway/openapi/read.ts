@@ -40,7 +40,9 @@ export async function readEntityV3(model: Model, parsed: ParsedUrn, aspects: Asp
       }
       return
     }
-    const env = version === 0 ? latest.get(name) : await store.version(parsed.urn, name, version)
+    // History keeps the versions a write replaced; the latest version lives in the latest hash.
+    const current = latest.get(name)
+    const env = version === 0 || String(current?.systemMetadata?.version) === String(version) ? current : await store.version(parsed.urn, name, version)
     if (env) found.set(name, env)
   }))
   // Upstream stores the key aspect with the entity; here it is synthesized from the urn for an entity that exists.
