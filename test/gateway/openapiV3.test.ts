@@ -164,4 +164,21 @@ t('bad input: clear 4xx naming the problem, nothing written', async ({ svc }) =>
   assert.is((await svc.call('HEAD', `${V3}/dataset/${enc(urn)}`)).status, 404)
 })
 
+t('the 1.x entity types: forms, business attributes, schema field documentation, searchable by name', async ({ svc }) => {
+  const form = 'urn:svc:form:quarterly-review'
+  const attr = 'urn:svc:businessAttribute:customer-id'
+  const field = `urn:svc:schemaField:(${ds('orders')},customer_id)`
+  const res = await svc.call('POST', `${V3}/generic?async=false`, {
+    form: [{ urn: form, formInfo: { value: { name: 'Quarterly review', type: 'COMPLETION', prompts: [{ id: 'p1', title: 'Owner?', type: 'STRUCTURED_PROPERTY', structuredPropertyParams: { urn: 'urn:svc:structuredProperty:owner' }, required: true }], actors: { owners: true } } } }],
+    businessAttribute: [{ urn: attr, businessAttributeInfo: { value: { fieldPath: 'customer_id', name: 'Customer id', description: 'who bought' } } }],
+    schemaField: [{ urn: field, documentation: { value: { documentations: [{ documentation: 'the buyer' }] } }, businessAttributes: { value: { businessAttribute: { businessAttributeUrn: attr } } } }],
+  })
+  assert.is(res.status, 200, JSON.stringify(res.body))
+  assert.equal((await svc.call('GET', `${V3}/form/${enc(form)}/formInfo`)).body.value.prompts[0].id, 'p1')
+  const found = await svc.call('GET', `${V3}/businessAttribute?query=customer`)
+  assert.equal(found.body.entities.map((e: { urn: string }) => e.urn), [attr])
+  const rel = await svc.call('GET', `/openapi/v3/relationship/businessAttribute/${enc(attr)}?direction=INCOMING`)
+  assert.equal(rel.body.results.map((r: any) => [r.relationshipType, r.source.urn]), [['BusinessAttributeOf', field]])
+})
+
 t.run()
