@@ -20,14 +20,14 @@ export const CHUNK = 1000
 
 type CursorReply = [unknown[], number | string]
 
-export async function facetCounts(client: Commands, index: string, query: string, fields: readonly string[]): Promise<FacetCounts> {
+export async function facetCounts(client: Commands, index: string, query: string, fields: readonly string[], chunk = CHUNK): Promise<FacetCounts> {
   const result: FacetCounts = new Map(fields.map((f) => [f, new Map<string, number>()]))
   const sizes = await Promise.all(fields.map((f) => client.sendCommand(['ZCARD', facetValuesKey(index, f)])))
   const present = fields.filter((_, i) => Number(sizes[i]) > 0)
   if (present.length === 0) return result
   const props = present.map((f) => `@${facetField(f)}`)
   let reply = (await client.sendCommand(['FT.AGGREGATE', index, query, 'LOAD', String(props.length), ...props,
-    'WITHCURSOR', 'COUNT', String(CHUNK), 'TIMEOUT', '0', 'DIALECT', '2'])) as CursorReply
+    'WITHCURSOR', 'COUNT', String(chunk), 'TIMEOUT', '0', 'DIALECT', '2'])) as CursorReply
   for (;;) {
     // A row: [field, joined values, ...] for the fields the document has.
     for (const row of reply[0].slice(1) as (string | null)[][]) {
@@ -40,7 +40,7 @@ export async function facetCounts(client: Commands, index: string, query: string
       }
     }
     if (String(reply[1]) === '0') return result
-    reply = (await client.sendCommand(['FT.CURSOR', 'READ', index, String(reply[1]), 'COUNT', String(CHUNK)])) as CursorReply
+    reply = (await client.sendCommand(['FT.CURSOR', 'READ', index, String(reply[1]), 'COUNT', String(chunk)])) as CursorReply
   }
 }
 
