@@ -175,12 +175,17 @@ export class RediSearchEngine implements SearchEngine {
 
   async autocompleteShard(shard: number, q: AutocompleteQuery): Promise<Suggestion[]> {
     const normalized = normalizeSuggestion(q.query)
-    const acFields = [...this.registry.searchFields(q.entity).values()].filter((f) => f.autocomplete).map((f) => f.name)
+    const acSpecs = [...this.registry.searchFields(q.entity).values()].filter((f) => f.autocomplete)
+    const acFields = acSpecs.map((f) => f.name)
     if (normalized === '' || acFields.length === 0) return []
     const index = this.keys.searchIndex(shard, q.entity.name)
     const filter = filterClause(q.filter, await this.candidates(index, q.filter))
     if (filter === null) return []
-    const prefix = `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
+    // A prefix of 2-3 letters or digits expands to every indexed word start beginning with it (14,000 at 100,000
+    // datasets: ~0.5 s, now that expansions are not cut at 200, see MAX_EXPANSIONS): it is asked of the words of
+    // the names instead (a few hundred terms). The candidates are checked by matchSuggestion either way.
+    const short = /^[\p{L}\p{N}]{2,3}$/u.test(normalized) && acSpecs.every((f) => f.queryByDefault)
+    const prefix = short ? `@${acFields.map(textField).join('|')}:(${normalized}*)` : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
     const query = filter ? `${prefix} (${filter})` : prefix
     // Remembered while the index is unchanged (memo.ts): reading and parsing up to 200 documents is most of the cost.
     return suggestionMemo.get(this.commands(index), index, query, async () => {
