@@ -14,8 +14,8 @@ function keyPositions(cmd: string, argc: number): number[] {
   switch (cmd) {
     case 'DEL': return Array.from({ length: argc }, (_, i) => i)
     case 'LINK': case 'UNLINK': return argc > 4 ? [0, 2, 4] : [0, 2]
-    case 'ZLINK': return [0, 3]
-    case 'ZUNLINK': return [0, 2]
+    case 'ZLINK': return argc > 5 ? [0, 3, 5] : [0, 3]
+    case 'ZUNLINK': return argc > 4 ? [0, 2, 4] : [0, 2]
     case 'DOC': return [0, 1, 2, 3]
     case 'UNDOC': return [0, 1, 2]
     case 'POST': return [0, 2, 3]

@@ -4,7 +4,8 @@
  *   live:           sorted set, score 0: urns of searchable (live) entities, in urn order
  *   tok:<token>     sorted set: urn -> minus the relevance of the token for it
  *   toks:           sorted set (lexicographic): every token with a posting (prefix expansion)
- *   kw:<f>\0<v>     set: urns whose field f has the value v (lower-cased), or a urn whose id part is v
+ *   kw:<f>\0<v>     sorted set, score 0: urns whose field f has the value v (lower-cased), or a urn whose id part
+ *                   is v, in urn order (a filter on one value pages through it as it is)
  *   vals:<f>        sorted set (lexicographic): the lower-cased values of field f with a posting (facets, ranges)
  *   valo:<f>        hash: lower-cased value -> original spelling, for facet fields (facet buckets show it)
  *   num:<f>         sorted set: urn -> number (COUNT fields)
@@ -17,7 +18,7 @@
  *                   result are bitmap ANDs, search-2.lua)
  *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; match-all facets
  *                   and the candidate values of every facet)
- * Every op is idempotent and lexicons shrink when a posting empties (LINK/UNLINK), so replaying a document's
+ * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost.
  */
 import type { SearchDocument } from '../../derive/searchDocument.ts'
@@ -61,24 +62,24 @@ export function nativeDocumentOps(
   const keywordOps = (kw: string): Op[] => {
     const [field, lower] = kw.split(SEP) as [string, string]
     const posting = ix('kw', kw)
-    const post: Op = ['POST', posting, urn, docs, ix('bm', `kw:${kw}`), facets.has(field) ? '1' : String(bitmapMin), 's']
+    const post: Op = ['POST', posting, urn, docs, ix('bm', `kw:${kw}`), facets.has(field) ? '1' : String(bitmapMin), 'z']
     return facets.has(field) ? [post, ['TALLY', posting, ix('fcnt', field), lower]] : [post]
   }
   for (const kw of old.keywords.keys()) {
     if (now.keywords.has(kw)) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    ops.push(['UNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...keywordOps(kw))
+    ops.push(['ZUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...keywordOps(kw))
   }
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
     // Facet buckets show original spellings; other fields need none.
-    ops.push(facets.has(field) ? ['LINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['LINK', ix('kw', kw), urn, ix('vals', field), lower])
+    ops.push(facets.has(field) ? ['ZLINK', ix('kw', kw), '0', urn, ix('vals', field), lower, ix('valo', field), original] : ['ZLINK', ix('kw', kw), '0', urn, ix('vals', field), lower])
     if (!old.keywords.has(kw)) ops.push(...keywordOps(kw))
   }
-  const aliasPost = (alias: string): Op => ['POST', ix('kw', alias), urn, docs, ix('bm', `kw:${alias}`), String(bitmapMin), 's']
-  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['SREM', ix('kw', alias), urn], aliasPost(alias))
-  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['SADD', ix('kw', alias), urn], aliasPost(alias))
+  const aliasPost = (alias: string): Op => ['POST', ix('kw', alias), urn, docs, ix('bm', `kw:${alias}`), String(bitmapMin), 'z']
+  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['ZREM', ix('kw', alias), urn], aliasPost(alias))
+  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['ZADD', ix('kw', alias), '0', urn], aliasPost(alias))
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])
   for (const [field, n] of now.numbers) if (old.numbers.get(field) !== n) ops.push(['ZADD', ix('num', field), String(n), urn])
   for (const s of old.suggestions) if (!now.suggestions.has(s)) ops.push(['ZREM', ix('ac'), s])

@@ -3,8 +3,9 @@
   and filter criteria into sets of urns. Expects P (index prefix), TMP (temporary key prefix), live (the live set
   key) and pos (ARGV cursor) to be defined by the including script.
 
-  A set of urns is an expression: `key` names a set or sorted set holding it (postings are used as they are,
-  combinations are stored in temporary keys), and `bitmap()` answers a bitmap of the same documents (bit = the
+  A set of urns is an expression: `key` names a sorted set holding it, ordered as a result is (minus the
+  relevance for words, 0 for everything else; then urn), so that a query of one set pages through it as it is
+  (postings are used as they are, combinations are stored in temporary keys), and `bitmap()` answers a bitmap of the same documents (bit = the
   document's number, documentOps.ts), built only when facets need it: a posting's own bitmap when it has one,
   else its members' numbers; a combination combines its parts' bitmaps with BITOP.
 ]]
@@ -183,6 +184,8 @@ local function criterion(field, condition, negated, numeric, values)
       local min, max = NUMERIC_RANGE[condition](v)
       local dest = tmp()
       redis.call('ZRANGESTORE', dest, P .. 'num:' .. field, min, max, 'BYSCORE')
+      -- Filters weigh nothing: scores to 0, so that matches come in urn order.
+      redis.call('ZUNIONSTORE', dest, 1, dest, 'WEIGHTS', 0)
       parts[#parts + 1] = leaf(expiring(dest))
     elseif condition == 'EQUAL' then
       if redis.call('EXISTS', kwKey(field, v)) == 1 then parts[#parts + 1] = leaf(kwKey(field, v)) end

@@ -19,7 +19,8 @@
            reports (at most maxFacetValues of) the field's most frequent values in the index, counted exactly in
            the result.
   Cost     bounded by the page and the facet values shown, not by the number of matches: paging is ZRANGE on a
-           posting or on the intersection of the query's sets (as large as its smallest set), facets read at most
+           posting (a query of one word, one value or one filter) or on the intersection of the query's sets (as
+           large as its smallest set), facets read at most
            smallResult facet lines or one BITOP AND + BITCOUNT per shown value (bitmaps of N/8 bytes).
 ]]
 local P = ARGV[1]
@@ -32,7 +33,6 @@ local pos = 5
 -- order is best first with ties in urn order; filter sets weigh 0. Postings and filter sets only ever list live
 -- entities, so the live set is needed only when nothing else narrows the result.
 local sources, weights = {}, {}
-local words = 0
 local nothing = false
 
 local nWords = tonumber(ARGV[pos]); pos = pos + 1
@@ -51,7 +51,6 @@ for _ = 1, nWords do
   if not set then nothing = true else
     sources[#sources + 1] = set
     weights[#weights + 1] = 1
-    words = words + 1
   end
 end
 
@@ -81,8 +80,8 @@ if nothing then
   result = false
 elseif #sources == 0 then
   result = leaf(live)
-elseif #sources == 1 and words == 1 then
-  -- One word and nothing else: page through its posting as it is.
+elseif #sources == 1 then
+  -- One word, one criterion or one filter and nothing else: page through its set as it is.
   result = sources[1]
 else
   result = intersection(sources, weights)

@@ -16,10 +16,10 @@
                                                            ZADD lexicon 0 name (and HSET hash name value)
              UNLINK  set member lexicon name [hash]        SREM set member; if the set is now empty, ZREM lexicon
                                                            name (and HDEL hash name)
-             ZLINK   zset score member lexicon name        ZADD zset score member; on its first member, ZADD
-                                                           lexicon 0 name
-             ZUNLINK zset member lexicon name              ZREM zset member; if the zset is now empty, ZREM
-                                                           lexicon name
+             ZLINK   zset score member lexicon name [hash value]  ZADD zset score member; on its first member,
+                                                           ZADD lexicon 0 name (and HSET hash name value)
+             ZUNLINK zset member lexicon name [hash]       ZREM zset member; if the zset is now empty, ZREM
+                                                           lexicon name (and HDEL hash name)
            The native search engine's document numbers and bitmaps (model/search/native/documentOps.ts):
              DOC     docs next free bitmap urn line        gives urn a document number (its own, else one from
                                                            the free set, else INCR next), HSET docs urn
@@ -30,8 +30,8 @@
                                                            `threshold` members: built whole when it first gets
                                                            there, then urn's bit set or cleared as its membership
                                                            is; dropped when the posting empties
-             TALLY   set target member                     ZADD target <size of set> member; ZREM target member
-                                                           when the set is empty
+             TALLY   zset target member                    ZADD target <size of zset> member; ZREM target member
+                                                           when the zset is empty
            Running the same ops twice leaves the same state (every op sets what it derives from the state it
            reads); restating a document (remove, then add: restore indices) re-lists a posting that lost its
            lexicon entry once the document is its only member.
@@ -107,10 +107,14 @@ for _ = 1, n do
   elseif cmd == 'ZLINK' then
     if redis.call('ZADD', a[1], a[2], a[3]) == 1 and redis.call('ZCARD', a[1]) == 1 then
       redis.call('ZADD', a[4], 0, a[5])
+      if argc > 5 then redis.call('HSET', a[6], a[5], a[7]) end
     end
   elseif cmd == 'ZUNLINK' then
     redis.call('ZREM', a[1], a[2])
-    if redis.call('ZCARD', a[1]) == 0 then redis.call('ZREM', a[3], a[4]) end
+    if redis.call('ZCARD', a[1]) == 0 then
+      redis.call('ZREM', a[3], a[4])
+      if argc > 4 then redis.call('HDEL', a[5], a[4]) end
+    end
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
     if not number then
@@ -139,7 +143,7 @@ for _ = 1, n do
       end
     end
   elseif cmd == 'TALLY' then
-    local size = redis.call('SCARD', a[1])
+    local size = redis.call('ZCARD', a[1])
     if size == 0 then redis.call('ZREM', a[2], a[3]) else redis.call('ZADD', a[2], size, a[3]) end
   elseif allowed[cmd] then
     redis.call(cmd, unpack(a))
