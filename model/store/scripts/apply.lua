@@ -20,18 +20,23 @@
                                                            ZADD lexicon 0 name (and HSET hash name value)
              ZUNLINK zset member lexicon name [hash]       ZREM zset member; if the zset is now empty, ZREM
                                                            lexicon name (and HDEL hash name)
+             KLINK   posting member lexicon name [hash value]  as LINK, for a posting that is a set while small
+                                                           and a sorted set (score 0, urn order) from
+                                                           KEYED_POSTING members on
+             KUNLINK posting member lexicon name [hash]    as UNLINK, for such a posting (a set or a sorted set)
            The native search engine's document numbers and bitmaps (model/search/native/documentOps.ts):
              DOC     docs next free bitmap urn line        gives urn a document number (its own, else one from
                                                            the free set, else INCR next), HSET docs urn
                                                            `<number>|<line>`, SETBIT bitmap number 1
              UNDOC   docs free bitmap urn                  SETBIT bitmap number 0, HDEL docs urn, SADD free number
-             POST    zset urn docs bitmap threshold bit    keeps `bitmap` (bit = document number) equal to the
-                                                           sorted set once it has `threshold` members: built whole
+             POST    posting urn docs bitmap threshold bit  keeps `bitmap` (bit = document number) equal to the
+                                                           posting (a set or a sorted set) once it has
+                                                           `threshold` members: built whole
                                                            when it first gets there, then urn's bit set to `bit`
                                                            (1 after a ZLINK of urn, 0 after a ZUNLINK); dropped
                                                            when the set empties
-             TALLY   zset target member                    ZADD target <size of zset> member; ZREM target member
-                                                           when the zset is empty
+             TALLY   posting target member                 ZADD target <size of posting> member; ZREM target
+                                                           member when the posting is empty
            Running the same ops twice leaves the same state (every op sets what it derives from the state it
            reads); restating a document (remove, then add: restore indices) re-lists a posting that lost its
            lexicon entry once the document is its only member.
@@ -68,9 +73,22 @@ local function docNumber(docs, urn)
   return numbers[key] or nil
 end
 
--- Sets the bit of every member of a sorted set in a new bitmap (the set reached its threshold).
-local function buildBitmap(posting, docs, bitmap)
-  local members = redis.call('ZRANGE', posting, 0, -1)
+-- Members at which a KLINK posting turns from a set into a sorted set: small ones stay compact sets (a sorted set
+-- of urns longer than zset-max-listpack-value costs a skiplist even for one member), large ones can be paged.
+local KEYED_POSTING = 64
+
+-- The size and the type of a posting that is a set or a sorted set.
+local function posting(key)
+  local kind = redis.call('TYPE', key).ok
+  if kind == 'zset' then return redis.call('ZCARD', key), kind end
+  if kind == 'set' then return redis.call('SCARD', key), kind end
+  return 0, kind
+end
+
+-- Sets the bit of every member of a posting in a new bitmap (the posting reached its threshold).
+local function buildBitmap(key, docs, bitmap)
+  local _, kind = posting(key)
+  local members = kind == 'zset' and redis.call('ZRANGE', key, 0, -1) or redis.call('SMEMBERS', key)
   for c = 1, #members, 500 do
     local chunk = {}
     for j = c, math.min(c + 499, #members) do chunk[#chunk + 1] = members[j] end
@@ -115,6 +133,33 @@ for _ = 1, n do
       redis.call('ZREM', a[3], a[4])
       if argc > 4 then redis.call('HDEL', a[5], a[4]) end
     end
+  elseif cmd == 'KLINK' then
+    local size, kind = posting(a[1])
+    local added
+    if kind == 'zset' then added = redis.call('ZADD', a[1], 0, a[2])
+    else
+      added = redis.call('SADD', a[1], a[2])
+      if added == 1 and size + 1 >= KEYED_POSTING then
+        local members = redis.call('SMEMBERS', a[1])
+        redis.call('DEL', a[1])
+        for c = 1, #members, 500 do
+          local args = { 'ZADD', a[1] }
+          for j = c, math.min(c + 499, #members) do args[#args + 1] = 0; args[#args + 1] = members[j] end
+          redis.call(unpack(args))
+        end
+      end
+    end
+    if added == 1 and size == 0 then
+      redis.call('ZADD', a[3], 0, a[4])
+      if argc > 4 then redis.call('HSET', a[5], a[4], a[6]) end
+    end
+  elseif cmd == 'KUNLINK' then
+    local _, kind = posting(a[1])
+    if kind == 'zset' then redis.call('ZREM', a[1], a[2]) else redis.call('SREM', a[1], a[2]) end
+    if posting(a[1]) == 0 then
+      redis.call('ZREM', a[3], a[4])
+      if argc > 4 then redis.call('HDEL', a[5], a[4]) end
+    end
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
     if not number then
@@ -132,7 +177,7 @@ for _ = 1, n do
       numbers[a[1] .. '\0' .. a[4]] = false
     end
   elseif cmd == 'POST' then
-    local size = redis.call('ZCARD', a[1])
+    local size = posting(a[1])
     if size == 0 then redis.call('DEL', a[4]) else
       local number = docNumber(a[3], a[2])
       if redis.call('EXISTS', a[4]) == 1 then
@@ -142,7 +187,7 @@ for _ = 1, n do
       end
     end
   elseif cmd == 'TALLY' then
-    local size = redis.call('ZCARD', a[1])
+    local size = posting(a[1])
     if size == 0 then redis.call('ZREM', a[2], a[3]) else redis.call('ZADD', a[2], size, a[3]) end
   elseif allowed[cmd] then
     redis.call(cmd, unpack(a))
