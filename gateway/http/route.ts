@@ -40,9 +40,19 @@ export interface Reply {
  */
 export type Scope = 'public' | 'read' | 'write' | 'admin'
 
+/** The HTTP methods routes are mounted on. */
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE'
+
 export interface RouteSpec {
-  method: 'GET' | 'POST'
+  method: Method
   path: string
+  /**
+   * For routes sharing a wildcard path (`/openapi/v3/entity/*`): the path parameters this route takes from the
+   * wildcard's value, or null when the value is not its shape. The first route that matches answers.
+   */
+  match?: (wildcard: string) => Record<string, string> | null
+  /** The path the documentation shows when it differs from `path` (e.g. `/openapi/v3/entity/{entityName}/{urn}`). */
+  docPath?: string
   action?: string
   summary: string
   scope: Scope
