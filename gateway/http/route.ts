@@ -62,6 +62,11 @@ export interface RouteSpec {
   requestSchema?: TSchema
   /** What a body that does not match requestSchema is told (the problems follow); a default names the route. */
   requestError?: string
+  /**
+   * The body carries records as upstream's writers send them (proposals, snapshots): a `null` in an optional field
+   * is an absent field. Other routes take a `null` as the wrong type it is.
+   */
+  nullIsAbsent?: boolean
   /** Query parameters (documentation). */
   parameters?: { name: string; in: 'query' | 'path'; required?: boolean; description: string; schema?: TSchema }[]
   responseSchema?: TSchema
@@ -73,7 +78,8 @@ export interface RouteSpec {
 
 /**
  * The body check of a route: compiles the route's schema now (once, at start-up) and answers a function that returns
- * the body when it matches (without the nulls of its optional fields), or throws a 400 INVALID_REQUEST naming every problem.
+ * the body when it matches (records: without the nulls of their optional fields), or throws a 400 INVALID_REQUEST
+ * naming every problem.
  */
 export function bodyChecker(route: RouteSpec): (body: unknown) => unknown {
   const schema = route.requestSchema
@@ -81,6 +87,7 @@ export function bodyChecker(route: RouteSpec): (body: unknown) => unknown {
   if (!schema) return (body) => (body === undefined && optional ? {} : body)
   validatorOf(schema)
   const message = route.requestError ?? `invalid ${route.action ?? `${route.method} ${route.path}`} request`
-  // A null in an optional field is absent (upstream clients write them); in a required one it is a 400 naming it.
-  return (body) => validateOrThrow(schema, withoutNulls(schema, body === undefined && optional ? {} : body), 'INVALID_REQUEST', message)
+  // Records: a null in an optional field is absent (upstream's writers write them); in a required one a 400 naming it.
+  const read = route.nullIsAbsent ? (body: unknown) => withoutNulls(schema, body) : (body: unknown) => body
+  return (body) => validateOrThrow(schema, read(body === undefined && optional ? {} : body), 'INVALID_REQUEST', message)
 }

@@ -39,6 +39,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       body: true,
       requestSchema: ProposalBody,
       requestError: 'the body must be {"proposal": {...}}',
+      nullIsAbsent: true,
       example: {
         request: { proposal: { entityType: 'dataset', entityUrn: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)', changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}', contentType: 'application/json' } } },
         response: { value: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)' },
@@ -62,6 +63,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       scope: 'write',
       body: true,
       requestSchema: ProposalBatchBody,
+      nullIsAbsent: true,
       requestError: `the body must be {"proposals": [...]} with at most ${MAX_BATCH} items`,
       handler: async (req) => {
         const proposals = (req.body as { proposals: unknown[] }).proposals

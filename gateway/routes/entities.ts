@@ -26,6 +26,7 @@ export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       scope: 'write',
       body: true,
       requestSchema: IngestSchema,
+      nullIsAbsent: true,
       example: {
         request: { entity: { value: { 'com.svc.metadata.snapshot.TagSnapshot': { urn: 'urn:svc:tag:Engineering', aspects: [{ 'com.svc.tag.TagProperties': { name: 'Engineering', description: 'Owned by the Eng org.' } }] } } } },
         response: {},
