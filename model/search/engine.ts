@@ -37,6 +37,8 @@ export interface SearchEngine {
   purgeOps(entity: EntitySpec, urn: string): Op[]
   /** Creates whatever index structures must exist before writes, in every shard (idempotent). */
   ensureIndexes(): Promise<void>
+  /** Optional: records that a full rebuild (`restore --rebuild`) brought the index to this version's format. */
+  markRebuilt?(): Promise<void>
   /** One shard's hits [from, from+size) in (score descending, urn ascending) order, its total and facets. */
   searchShard(shard: number, query: SearchQuery, from: number, size: number): Promise<ShardHits>
   /**
