@@ -17,6 +17,7 @@ import { existsV3, readEntityV3, resolveAspects, type AspectVersions } from '../
 import { writeV3 } from '../openapi/submit.ts'
 import { traceIdOf, traceparentOf } from '../openapi/trace.ts'
 import { aspectV3 } from '../views/entityV3.ts'
+import { AspectBody, BATCH_GET_ERROR, BatchGetBody, ENTITY_LIST_ERROR, EntityListBody, GENERIC_ERROR, GenericBody } from '../openapi/schemas.ts'
 
 const BASE = '/openapi/v3/entity'
 const MAX_BATCH = 1000
@@ -140,19 +141,19 @@ export function openapiEntityRoutes(deps: GatewayDeps): RouteSpec[] {
 
   return [
     {
-      method: 'POST', path: `${BASE}/generic`, body: true, scope: 'write',
+      method: 'POST', path: `${BASE}/generic`, body: true, requestSchema: GenericBody, requestError: GENERIC_ERROR, scope: 'write',
       summary: 'Create or replace aspects of entities of several types: {"<entityName>": [{"urn", "<aspect>": {"value"}}]} (upstream v3 createGenericEntities)',
       parameters: [ASYNC_TRUE, SYSTEM_METADATA],
       handler: generic('UPSERT'),
     },
     {
-      method: 'PATCH', path: `${BASE}/generic`, body: true, scope: 'write',
+      method: 'PATCH', path: `${BASE}/generic`, body: true, requestSchema: GenericBody, requestError: GENERIC_ERROR, scope: 'write',
       summary: 'Patch aspects of entities of several types: {"<entityName>": [{"urn", "<aspect>": {"value": {"patch": [...]}}}]}',
       parameters: [ASYNC_TRUE, SYSTEM_METADATA],
       handler: generic('PATCH'),
     },
     {
-      method: 'POST', path: `${BASE}/generic/batchGet`, body: true, scope: 'read',
+      method: 'POST', path: `${BASE}/generic/batchGet`, body: true, requestSchema: GenericBody, requestError: GENERIC_ERROR, scope: 'read',
       summary: 'Read entities of several types: {"<entityName>": [{"urn", "<aspect>"?: {"headers"?: {"If-Version-Match"}}}]}',
       parameters: [SYSTEM_METADATA],
       handler: async (req) => {
@@ -163,13 +164,13 @@ export function openapiEntityRoutes(deps: GatewayDeps): RouteSpec[] {
       },
     },
     {
-      method: 'POST', path: `${BASE}/*`, docPath: `${BASE}/{entityName}/batchGet`, match: batchGetPath, body: true, scope: 'read',
+      method: 'POST', path: `${BASE}/*`, docPath: `${BASE}/{entityName}/batchGet`, match: batchGetPath, body: true, requestSchema: BatchGetBody, requestError: BATCH_GET_ERROR, scope: 'read',
       summary: 'Read a batch of entities: [{"urn", "<aspect>"?: {"headers"?: {"If-Version-Match": "<version>"}}}] (no aspect named: all)',
       parameters: [ENTITY_NAME, SYSTEM_METADATA],
       handler: async (req) => ({ body: await batchGet(deps, req.params.entityName, req.body, boolParam(req.query, 'systemMetadata', false)) }),
     },
     {
-      method: 'POST', path: `${BASE}/*`, docPath: `${BASE}/{entityName}`, match: entityNameOnly, body: true, scope: 'write',
+      method: 'POST', path: `${BASE}/*`, docPath: `${BASE}/{entityName}`, match: entityNameOnly, body: true, requestSchema: EntityListBody, requestError: ENTITY_LIST_ERROR, scope: 'write',
       summary: 'Create or replace aspects of a batch of entities: [{"urn", "<aspect>": {"value", "systemMetadata"?, "headers"?}}]',
       parameters: [ENTITY_NAME, ASYNC_TRUE, SYSTEM_METADATA],
       example: { request: [{ urn: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,orders,PROD)', status: { value: { removed: false } } }] },
@@ -180,7 +181,7 @@ export function openapiEntityRoutes(deps: GatewayDeps): RouteSpec[] {
       },
     },
     {
-      method: 'PATCH', path: `${BASE}/*`, docPath: `${BASE}/{entityName}`, match: entityNameOnly, body: true, scope: 'write',
+      method: 'PATCH', path: `${BASE}/*`, docPath: `${BASE}/{entityName}`, match: entityNameOnly, body: true, requestSchema: EntityListBody, requestError: ENTITY_LIST_ERROR, scope: 'write',
       summary: 'Patch a batch of entities: [{"urn", "<aspect>": {"value": {"patch": [...], "arrayPrimaryKeys"?}}}] (application/json-patch+json or JSON)',
       parameters: [ENTITY_NAME, ASYNC_TRUE, SYSTEM_METADATA],
       handler: async (req) => {
@@ -232,13 +233,13 @@ export function openapiEntityRoutes(deps: GatewayDeps): RouteSpec[] {
       },
     },
     {
-      method: 'POST', path: `${BASE}/*`, docPath: `${BASE}/{entityName}/{urn}/{aspectName}`, match: aspectOf, body: true, scope: 'write',
+      method: 'POST', path: `${BASE}/*`, docPath: `${BASE}/{entityName}/{urn}/{aspectName}`, match: aspectOf, body: true, requestSchema: AspectBody, scope: 'write',
       summary: 'Create or replace one aspect: {"value", "systemMetadata"?, "headers"?}; createIfNotExists=true / createIfEntityNotExists=true make it conditional (412 otherwise)',
       parameters: [ENTITY_NAME, URN, ASPECT_NAME, ASYNC_FALSE, SYSTEM_METADATA, queryParam('createIfNotExists', 'true: only if the aspect does not exist'), queryParam('createIfEntityNotExists', 'true: only if the entity does not exist')],
       handler: writeAspect('UPSERT'),
     },
     {
-      method: 'PATCH', path: `${BASE}/*`, docPath: `${BASE}/{entityName}/{urn}/{aspectName}`, match: aspectOf, body: true, scope: 'write',
+      method: 'PATCH', path: `${BASE}/*`, docPath: `${BASE}/{entityName}/{urn}/{aspectName}`, match: aspectOf, body: true, requestSchema: AspectBody, scope: 'write',
       summary: 'Patch one aspect: {"patch": [...], "arrayPrimaryKeys"?} (or {"value": {...}}); answers the patched aspect',
       parameters: [ENTITY_NAME, URN, ASPECT_NAME, ASYNC_FALSE, SYSTEM_METADATA],
       handler: writeAspect('PATCH'),

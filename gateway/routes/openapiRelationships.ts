@@ -15,6 +15,7 @@ import { intParam, listParam, stringParam } from '../http/params.ts'
 import type { Query, RouteSpec } from '../http/route.ts'
 import { urnOfPath } from './openapiEntities.ts'
 import { entityPath } from '../openapi/paths.ts'
+import { LineageScrollBody } from '../openapi/schemas.ts'
 
 const MAX_COUNT = 10_000
 
@@ -81,7 +82,7 @@ export function openapiRelationshipRoutes(deps: GatewayDeps): RouteSpec[] {
       },
     },
     {
-      method: 'POST', path: '/openapi/v3/lineage/scroll', body: 'optional', scope: 'read',
+      method: 'POST', path: '/openapi/v3/lineage/scroll', body: 'optional', requestSchema: LineageScrollBody, scope: 'read',
       summary: 'Scroll the lineage edges of anchor urns (body {"urns": [...]} or {"entityUrn"}): direction OUTGOING/INCOMING (edges as stored) or UPSTREAM/DOWNSTREAM',
       parameters: [
         { name: 'relationshipTypes', in: 'query', description: 'lineage relationship types (repeatable; default every lineage relationship)' },

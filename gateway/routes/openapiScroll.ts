@@ -16,6 +16,7 @@ import type { Query, RouteSpec } from '../http/route.ts'
 import { entityNameOnly } from '../openapi/paths.ts'
 import { readEntityV3, resolveAspects } from '../openapi/read.ts'
 import { requestedAspects } from './openapiEntities.ts'
+import { ScrollBody } from '../openapi/schemas.ts'
 
 const BASE = '/openapi/v3/entity'
 const queryParam = (name: string, description: string) => ({ name, in: 'query' as const, description })
@@ -67,7 +68,7 @@ export function openapiScrollRoutes(deps: GatewayDeps): RouteSpec[] {
       handler: async (req) => scroll(req.query, [model.registry.entity(req.params.entityName!)], requestedAspects(req.query)),
     },
     {
-      method: 'POST', path: `${BASE}/scroll`, body: 'optional', scope: 'read',
+      method: 'POST', path: `${BASE}/scroll`, body: 'optional', requestSchema: ScrollBody, scope: 'read',
       summary: 'Scroll entities of several types (body {"entities"?: [types], "aspects"?: [names]}; default every type) in urn order',
       parameters: SCROLL_PARAMETERS,
       handler: async (req) => {

@@ -17,6 +17,7 @@ import { boolParam, intParam, listParam } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
 import { traceIdOfMetadata } from '../openapi/trace.ts'
 import { aspectNamed } from '../openapi/paths.ts'
+import { TRACE_ERROR, TraceBody } from '../openapi/schemas.ts'
 
 type WriteStatus = 'ACTIVE_STATE' | 'HISTORIC_STATE' | 'PENDING' | 'ERROR' | 'NO_OP'
 
@@ -75,7 +76,7 @@ export function openapiV1Routes(deps: GatewayDeps): RouteSpec[] {
       },
     },
     {
-      method: 'POST', path: '/openapi/v1/trace/write/*', body: true, scope: 'read',
+      method: 'POST', path: '/openapi/v1/trace/write/*', body: true, requestSchema: TraceBody, requestError: TRACE_ERROR, scope: 'read',
       summary: 'Where the writes of a trace are: {"<urn>": ["<aspect>", ...]} -> {"<urn>": {"<aspect>": {success, primaryStorage: {writeStatus}, searchStorage: {writeStatus}}}}',
       parameters: [
         { name: 'traceId', in: 'path', required: true, description: 'the trace id (or the traceparent) the write answered' },
