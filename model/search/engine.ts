@@ -47,6 +47,12 @@ export interface SearchEngine {
    * start+count (a deep page); null when the query is not one.
    */
   matchAllPage?(query: SearchQuery, start: number, count: number): Promise<string[] | null>
+  /**
+   * Up to `limit` urns of `entity`'s searchable (live) documents in one shard, in urn order (code units, as Redis
+   * sorts members) strictly after `after` (from the first when undefined); `descending`: in reverse order, strictly
+   * before `after`. A range read of an ordered set: scroll (model/search/scroll.ts) pages with it.
+   */
+  urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]>
   /** One shard's autocomplete candidates (distinct values). */
   autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]>
   /** Key patterns of everything the engine indexes, for a full rebuild (restore indices). */

@@ -20,6 +20,7 @@ import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
+import { lexRange } from '../../store/lexRange.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
@@ -149,6 +150,10 @@ export class NativeEngine implements SearchEngine {
       result.facets.push({ name, aggregations })
     }
     return result
+  }
+
+  async urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]> {
+    return lexRange(this.redis, this.keys.nativeIndex(shard, entity.name, 'live'), after, limit, descending)
   }
 
   /**

@@ -27,6 +27,7 @@ import { AUTOCOMPLETE_FIELD, documentHash, facetField, indexedFields, numericFie
 import { escapeTag, filterClause, needsCandidates, searchQuery, tagMatches } from './query.ts'
 import { DEEP_PAGE, matchAllPage } from './matchAllPage.ts'
 import { GenerationMemo } from './memo.ts'
+import { lexBounds } from '../../store/lexRange.ts'
 import { searchShard } from './shard.ts'
 import { resolvedQuery, tagValues } from './tagValues.ts'
 
@@ -176,6 +177,12 @@ export class RediSearchEngine implements SearchEngine {
     if (start < DEEP_PAGE || q.filter.length > 0 || searchQuery(q.text, undefined) !== '*') return null
     const shards = this.keys.allShards().map((shard) => this.keys.searchIndex(shard, q.entity.name)).map((index) => ({ client: this.commands(index), index }))
     return matchAllPage(shards, start, count)
+  }
+
+  async urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]> {
+    const index = this.keys.searchIndex(shard, entity.name)
+    const [from, to] = lexBounds(after, descending)
+    return (await this.commands(index).sendCommand([descending ? 'ZREVRANGEBYLEX' : 'ZRANGEBYLEX', liveKey(index), from, to, 'LIMIT', '0', String(limit)])) as string[]
   }
 
   async autocompleteShard(shard: number, q: AutocompleteQuery): Promise<Suggestion[]> {
