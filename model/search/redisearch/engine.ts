@@ -11,6 +11,7 @@ import { Client as OmClient, Schema, type SchemaDefinition } from 'redis-om'
 import { canonicalJson } from '../../derive/canonical.ts'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
+import { createLogger, type Level, type Logger } from '../../log.ts'
 import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
@@ -41,10 +42,12 @@ export class RediSearchEngine implements SearchEngine {
   private readonly registry: Registry
   private readonly keys: Keys
   private readonly conn: FtConnection
+  private readonly log: Logger
   /** Index name -> its TAG fields with a suffix trie (as schemaOf defined them). */
   private readonly suffixTries = new Map<string, Set<string>>()
 
-  constructor(target: RedisTarget, registry: Registry, keys: Keys) {
+  constructor(target: RedisTarget & { logLevel?: Level | 'silent' }, registry: Registry, keys: Keys) {
+    this.log = createLogger(target.logLevel ?? 'info', 'search')
     this.registry = registry
     this.keys = keys
     this.conn = new FtConnection(target)
@@ -82,8 +85,10 @@ export class RediSearchEngine implements SearchEngine {
     const om = new OmClient().useNoClose(this.conn.omAdapter((index) => this.suffixTries.get(index) ?? new Set()) as never)
     for (const shard of this.keys.allShards()) {
       // Wildcards (`abc*` words, START_WITH, CONTAIN, END_WITH) match every value they expand to, not the module's
-      // default first 200 (which it cuts silently): set on the node of each shard's indexes (a module setting).
+      // default first 200 (which it cuts silently): set on the node of each shard's indexes (a module setting). A
+      // server that refuses FT.CONFIG (some managed offerings) keeps its own limit: the service still starts.
       await this.conn.raw(this.keys.searchIndex(shard, 'x'), ['FT.CONFIG', 'SET', 'MAXPREFIXEXPANSIONS', String(MAX_EXPANSIONS)], false)
+        .catch((err: Error) => this.log.warn('FT.CONFIG SET MAXPREFIXEXPANSIONS refused: wildcards and word prefixes match only as many values as the module allows', { error: err.message }))
       for (const entity of this.registry.entities) {
         const schema = this.schemaOf(shard, entity)
         const exists = await this.conn.raw(schema.indexName, ['FT.INFO', schema.indexName]).then(() => true, () => false)
