@@ -45,8 +45,6 @@ export interface ClusterOptions {
   appendOnly?: boolean
   /** appendfsync with the append-only file (default always). */
   appendFsync?: 'always' | 'everysec' | 'no'
-  /** The redis-server binary (default: the one on PATH), e.g. a 7.4 build for RediSearch 2.10. */
-  binary?: string
 }
 
 /** A free port whose cluster bus port (port + 10000) is free too. */
