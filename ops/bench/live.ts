@@ -95,7 +95,21 @@ async function load(): Promise<{ seconds: number; perSecond: number }> {
   let next = 0
   let done = 0
   // Each tenth: its rate and the Redis CPU it took per dataset (a cost that grows with the catalogue shows here).
-  let mark = { done: 0, at: t0, cpu: (await cpuSeconds(nodes)).reduce((a, b) => a + b, 0) }
+  const redisCpu = async () => (await cpuSeconds(nodes)).reduce((a, b) => a + b, 0)
+  let mark = { done: 0, at: t0, cpu: await redisCpu() }
+  let finished = false
+  const progress = (async () => {
+    for (;;) {
+      const last = finished // the loads ended (or failed): the rest is logged once
+      if (!last) await new Promise((r) => setTimeout(r, 250))
+      if (done - mark.done >= DATASETS / 10 || (last && done > mark.done)) {
+        const now = { done, at: performance.now(), cpu: await redisCpu() }
+        log(`  loaded ${now.done} datasets: ${round((now.done - mark.done) / ((now.at - mark.at) / 1000))}/s since ${mark.done}, Redis CPU ${round(((now.cpu - mark.cpu) * 1000) / (now.done - mark.done))} ms per dataset; load average ${round(loadavg()[0]!)}`)
+        mark = now
+      }
+      if (last) return
+    }
+  })().catch(() => {}) // a progress line lost (Redis stopped after a failed load) is no failure of its own
   await Promise.all(Array.from({ length: LOAD_INFLIGHT }, async () => {
     while (next < DATASETS) {
       const from = next
@@ -113,13 +127,9 @@ async function load(): Promise<{ seconds: number; perSecond: number }> {
       const answer = JSON.parse(res.body) as { value: { rejected: number; results: { status: number; error?: unknown }[] } }
       if (answer.value.rejected > 0) throw new Error(`loading datasets ${from}-${next}: ${answer.value.rejected} rejected, e.g. ${JSON.stringify(answer.value.results.find((r) => r.status !== 200))}`)
       done += proposals.length / 3
-      if (done - mark.done >= DATASETS / 10 || done === DATASETS) {
-        const now = { done, at: performance.now(), cpu: (await cpuSeconds(nodes)).reduce((a, b) => a + b, 0) }
-        log(`  loaded ${done} datasets: ${round((now.done - mark.done) / ((now.at - mark.at) / 1000))}/s since ${mark.done}, Redis CPU ${round(((now.cpu - mark.cpu) * 1000) / (now.done - mark.done))} ms per dataset; load average ${round(loadavg()[0]!)}`)
-        mark = now
-      }
     }
-  }))
+  })).finally(() => { finished = true })
+  await progress
   agent.destroy()
   const seconds = (performance.now() - t0) / 1000
   return { seconds, perSecond: DATASETS / seconds }
