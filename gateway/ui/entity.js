@@ -44,7 +44,7 @@ function SchemaTable({ schema, editable, entity, prefix, onSaved }) {
     <section class="panel" aria-labelledby="schema-title">
       <h2 id="schema-title">Schema <span class="count">${fields.length} field${fields.length === 1 ? '' : 's'}</span></h2>
       <div class="table-wrap"><table class="records schema">
-        <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Nullable</th><th scope="col">Key</th><th scope="col">Description</th><th scope="col">Tags</th><th scope="col">Glossary terms</th>${editableColumns ? html`<th scope="col"><span class="visually-hidden">Edit</span></th>` : null}</tr></thead>
+        <thead><tr><th scope="col">Field</th><th scope="col">Type</th><th scope="col">Nullable</th><th scope="col">Key</th><th scope="col">Description</th><th scope="col">Tags</th><th scope="col">Glossary terms</th>${editableColumns ? html`<th scope="col">Edit</th>` : null}</tr></thead>
         <tbody>
           ${fields.map((f) => {
             const edit = edits.get(f.fieldPath)
