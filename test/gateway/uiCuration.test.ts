@@ -151,8 +151,8 @@ browserTest('editing: description with preview, tags, terms, owners with type, l
   // an owner with a type
   await about(page).getByRole('button', { name: 'Add owner' }).click()
   await page.getByLabel('Owner type').selectOption('DATA_STEWARD')
-  await page.getByRole('combobox', { name: 'Owner' }).fill('alice')
-  await page.getByRole('combobox', { name: 'Owner' }).press('Enter')
+  await page.getByRole('combobox', { name: 'Owner', exact: true }).fill('alice')
+  await page.getByRole('combobox', { name: 'Owner', exact: true }).press('Enter')
   await about(page).getByText('Data steward').waitFor({ timeout: 10_000 })
   const owners = (await aspectOf(svc, HIVE, 'ownership')).value.owners
   assert.ok(owners.some((o: any) => o.owner === 'urn:svc:corpuser:alice' && o.type === 'DATA_STEWARD'), JSON.stringify(owners))
@@ -367,9 +367,15 @@ const authTest = browserAvailable('ui curation auth browser test') ? a : a.skip
 
 authTest('a read token cannot edit (said plainly); a write token edits, with the person as the writer', async ({ svc, browser, read, write }) => {
   const { page, errors } = await openPage(browser)
+  /** The token this tab uses (as the token dialog keeps it), then the entity page loaded afresh with it. */
+  const useToken = async (token: string) => {
+    await page.evaluate((t) => sessionStorage.setItem('svc-catalog.token', t), token)
+    await page.goto(`${svc.url}/#/entity/${enc(HIVE)}`)
+    await page.reload()
+    await page.getByRole('heading', { level: 1, name: 'SampleHiveDataset' }).waitFor({ timeout: 15_000 })
+  }
   await page.goto(`${svc.url}/`)
-  await page.evaluate((t) => sessionStorage.setItem('svc-catalog.token', t), read)
-  await entityPage(page, svc.url, HIVE, 'SampleHiveDataset')
+  await useToken(read)
   await about(page).getByRole('button', { name: 'Add tag' }).click()
   await page.getByRole('combobox', { name: 'Tag' }).fill('Blocked')
   await page.getByRole('combobox', { name: 'Tag' }).press('Enter')
@@ -378,8 +384,7 @@ authTest('a read token cannot edit (said plainly); a write token edits, with the
   const auth = { authorization: `Bearer ${write}` }
   assert.not.ok(((await aspectOf(svc, HIVE, 'globalTags', auth))?.value.tags ?? []).some((t: any) => t.tag === 'urn:svc:tag:Blocked'))
 
-  await page.evaluate((t) => sessionStorage.setItem('svc-catalog.token', t), write)
-  await entityPage(page, svc.url, HIVE, 'SampleHiveDataset')
+  await useToken(write)
   await about(page).getByRole('button', { name: 'Edit description' }).click()
   await page.getByRole('textbox', { name: 'Description' }).fill('Edited with a write token')
   await page.getByRole('button', { name: 'Save' }).click()
