@@ -153,7 +153,7 @@ browserTest('editing: description with preview, tags, terms, owners with type, l
   await page.getByLabel('Owner type').selectOption('DATA_STEWARD')
   await page.getByRole('combobox', { name: 'Owner', exact: true }).fill('alice')
   await page.getByRole('combobox', { name: 'Owner', exact: true }).press('Enter')
-  await about(page).getByText('Data steward').waitFor({ timeout: 10_000 })
+  await about(page).getByRole('list', { name: 'Owners' }).getByText('Data steward').waitFor({ timeout: 10_000 })
   const owners = (await aspectOf(svc, HIVE, 'ownership')).value.owners
   assert.ok(owners.some((o: any) => o.owner === 'urn:svc:corpuser:alice' && o.type === 'DATA_STEWARD'), JSON.stringify(owners))
   assert.ok(owners.some((o: any) => o.owner === 'urn:svc:corpuser:jdoe'), 'the other owners are kept')
