@@ -135,13 +135,14 @@ function useSuggestions(types, text) {
  * A box that adds one urn: typed text (Enter adds it: a name becomes `<prefix><type>:<name>`) or a suggestion
  * picked with the arrow keys or the mouse.
  */
+let boxes = 0
 function AddBox({ label, types, prefix, onAdd, onClose, children }) {
   const [text, setText] = useState('')
   const [active, setActive] = useState(-1)
   const suggestions = useSuggestions(types, text)
   const input = useRef()
   useEffect(() => input.current?.focus(), [])
-  const id = `add-${label.toLowerCase()}`
+  const [id] = useState(() => `add-${label.toLowerCase()}-${++boxes}`) // unique: an entity's and a column's boxes can be open at once
   const add = (urn) => { if (urn) { onAdd(urn); setText(''); setActive(-1) } }
   const typed = () => {
     const value = text.trim()
