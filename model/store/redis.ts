@@ -12,6 +12,13 @@ export type RedisClient = Redis | Cluster
 /** Where Redis is: the part of the configuration connections are made from. */
 export type RedisTarget = Pick<Config, 'redisUrl' | 'redisCluster'>
 
+/**
+ * Redirections (MOVED, ASK, TRYAGAIN) a cluster command follows before it fails. TRYAGAIN (a multi-key command or
+ * script whose keys a slot migration has split between two nodes) is retried every `retryDelayOnTryAgain` ms and
+ * lasts until the slot's last keys moved: a slot holding a whole shard takes seconds, so the budget is ~20 s.
+ */
+const MAX_REDIRECTIONS = 200
+
 function connect(target: RedisTarget, options: RedisOptions, autoPipelining: boolean): RedisClient {
   if (target.redisCluster.length > 0) {
     const nodes = target.redisCluster.map((node) => {
@@ -25,6 +32,7 @@ function connect(target: RedisTarget, options: RedisOptions, autoPipelining: boo
       // After a failover the cluster answers CLUSTERDOWN for a moment: retry rather than fail the command.
       retryDelayOnClusterDown: 200,
       retryDelayOnTryAgain: 100,
+      maxRedirections: MAX_REDIRECTIONS,
       retryDelayOnFailover: 200,
       slotsRefreshTimeout: 2000,
     }))
