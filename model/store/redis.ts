@@ -27,7 +27,10 @@ function connect(target: RedisTarget, options: RedisOptions, autoPipelining: boo
     })
     return quiet(new Cluster(nodes, {
       redisOptions: options,
-      enableAutoPipelining: autoPipelining,
+      // Not on a cluster: ioredis groups an automatic pipeline by the nodes of its slots when a command is queued,
+      // and refuses to send it ("same slots allocation group") when a slot moved meanwhile, which during a
+      // rebalance failed commands that a plain send redirects (MOVED/ASK) and completes.
+      enableAutoPipelining: false,
       enableReadyCheck: true,
       // After a failover the cluster answers CLUSTERDOWN for a moment: retry rather than fail the command.
       retryDelayOnClusterDown: 200,
@@ -53,7 +56,7 @@ export function connectForQueues(target: RedisTarget, name = 'svc-queue'): Redis
 
 /**
  * A worker's connection to the store: commands wait for Redis to come back, and the reads a worker issues together
- * (an entity's state, its index entries) go out as one pipeline per node.
+ * (an entity's state, its index entries) go out as one pipeline (on one server; see `connect` for a cluster).
  */
 export function connectForStore(target: RedisTarget, name = 'svc-store'): RedisClient {
   return connect(target, { connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: true }, true)

@@ -111,6 +111,7 @@ export class IndexPlacement {
 
   /** Runs a round every second from now on (the timer does not keep the process alive). */
   start(): void {
+    // A round that fails (a node restarting, the cluster's map changing under it) is simply run again next time.
     this.timer ??= setInterval(() => { void this.placeNow().catch(() => {}) }, ROUND_MS)
     this.timer.unref()
   }
@@ -215,9 +216,10 @@ export async function retryWhileMoving<T>(send: () => Promise<T>, placeNow: () =
       return await send()
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err)
-      const moving = /^(ASK|MOVED|TRYAGAIN)\b|Cannot find node|Unknown Index name|CLUSTERDOWN/i.test(message)
+      const missing = /Unknown Index name|no such index/i.test(message)
+      const moving = missing || /^(ASK|MOVED|TRYAGAIN)\b|Cannot find node|CLUSTERDOWN/i.test(message)
       if (!moving || Date.now() - started > MOVING_BUDGET_MS) throw err
-      if (/Unknown Index name/i.test(message)) await placeNow().catch(() => {})
+      if (missing) await placeNow().catch(() => {})
       await new Promise((r) => setTimeout(r, 50))
     }
   }
