@@ -7,6 +7,12 @@
  *   - MOVED <slot> <host:port>: the slot has moved: send it to that node (and let the client refresh its map).
  *   - TRYAGAIN: the script's keys are split between the two nodes of a migrating slot (Redis never runs it in
  *     part): wait a moment and send it again the usual way. CLUSTERDOWN (a failover): the same.
+ *   - "Script attempted to access a non local key": a script that started on the migrating node (all its KEYS
+ *     were there) touched a key that is not, or no longer, there: one it emptied and fills again within the
+ *     script (a document replaced, a posting restated), or a key it names itself (a search's postings). Redis
+ *     stops the script there and keeps what it had done; the apply script bumps the entity's rev only at its end,
+ *     so sending it again (when the slot has moved) runs every op again (they are idempotent) and completes the
+ *     change. Read scripts are simply sent again.
  */
 import type { Redis } from 'ioredis'
 import { isCluster, type RedisClient } from './redis.ts'
@@ -25,7 +31,7 @@ export interface Route {
 export function redirection(message: string): { kind: 'ASK' | 'MOVED'; host: string; port: number } | { kind: 'PAUSE' } | undefined {
   const named = /^(ASK|MOVED) \d+ (.+):(\d+)$/.exec(message)
   if (named) return { kind: named[1] as 'ASK' | 'MOVED', host: named[2]!, port: Number(named[3]) }
-  if (/^(TRYAGAIN|CLUSTERDOWN)/.test(message)) return { kind: 'PAUSE' }
+  if (/^(TRYAGAIN|CLUSTERDOWN)|non local key/.test(message)) return { kind: 'PAUSE' }
   return undefined
 }
 

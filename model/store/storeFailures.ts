@@ -9,7 +9,7 @@ import type { ErrorCode } from '../errors.ts'
 const KINDS: readonly [ErrorCode, RegExp, string][] = [
   // A slot is being migrated (ASK, TRYAGAIN), has just moved (MOVED), or a shard's search index is being placed
   // on the node its slot moved to (RediSearch: "Unknown Index name").
-  ['SLOT_MOVING', /^(ASK|MOVED|TRYAGAIN) |TRYAGAIN|Too many Cluster redirections|slots allocation group|Unknown Index name|no such index/i,
+  ['SLOT_MOVING', /^(ASK|MOVED|TRYAGAIN) |TRYAGAIN|Too many Cluster redirections|non local key|slots allocation group|Unknown Index name|no such index/i,
     'the data this request needs is moving between cluster nodes (a slot migration); retry shortly'],
   // A master failed and its replica is not promoted yet, or slots are unassigned.
   ['CLUSTER_DOWN', /CLUSTERDOWN|MASTERDOWN|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes is available|slot.*not served/i,

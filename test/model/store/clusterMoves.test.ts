@@ -21,6 +21,7 @@ t('every failure of a failover or slot move is a 503 with a code saying what hap
     ['All keys in the pipeline should belong to the same slots allocation group', 'SLOT_MOVING'],
     ['svc:{s3}:idx:dataset: no such index', 'SLOT_MOVING'],
     ['Unknown Index name', 'SLOT_MOVING'],
+    ['ERR Script attempted to access a non local key in a cluster node script: 1bbd, on @user_script:256.', 'SLOT_MOVING'],
     ['CLUSTERDOWN The cluster is down', 'CLUSTER_DOWN'],
     ['CLUSTERDOWN Hash slot not served', 'CLUSTER_DOWN'],
     ['Failed to refresh slots cache.', 'CLUSTER_DOWN'],
@@ -43,6 +44,7 @@ t('redirections: ASK and MOVED name their node, TRYAGAIN and CLUSTERDOWN pause, 
   assert.equal(redirection('MOVED 12 10.0.0.5:6379'), { kind: 'MOVED', host: '10.0.0.5', port: 6379 })
   assert.equal(redirection('TRYAGAIN Multiple keys request during rebalancing'), { kind: 'PAUSE' })
   assert.equal(redirection('CLUSTERDOWN The cluster is down'), { kind: 'PAUSE' })
+  assert.equal(redirection('ERR Script attempted to access a non local key in a cluster node script: 1bbd'), { kind: 'PAUSE' })
   assert.is(redirection('ERR wrong number of arguments'), undefined)
 })
 
