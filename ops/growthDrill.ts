@@ -28,6 +28,8 @@ export interface DrillReport {
   moves: { what: string; joinMs?: number; moveMs: number; removeMs?: number; searchExactAfterMs: number }[]
   /** Answers by status during the moves (0: no answer in time or connection error). */
   statuses: Record<string, number>
+  /** Requests sent again after the server closed their keep-alive connection as they went out. */
+  resent: number
   /** Up to 20 of the failed answers (5xx, timeouts), status and body. */
   failures: string[]
   writes: number
@@ -37,7 +39,12 @@ export interface DrillReport {
   checks: { notReadBack: number; notFound: number; starTotal: number }[]
 }
 
-async function call(url: string, method: string, path: string, body: unknown, timeoutMs: number): Promise<{ status: number; body: any }> {
+/**
+ * One request. A keep-alive connection the server closed as the request went out ("other side closed", a reset)
+ * never reached the service: it is sent once more on a new connection (every request here is idempotent) and
+ * counted apart; a timeout or any other failure is status 0.
+ */
+async function call(url: string, method: string, path: string, body: unknown, timeoutMs: number, resent = false): Promise<{ status: number; body: any; resent?: boolean }> {
   try {
     const res = await fetch(`${url}${path}`, {
       method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
@@ -48,7 +55,9 @@ async function call(url: string, method: string, path: string, body: unknown, ti
     try { parsed = JSON.parse(text) } catch { /* not JSON */ }
     return { status: res.status, body: parsed }
   } catch (err) {
-    return { status: 0, body: String(err) }
+    const cause = (err as { cause?: { code?: string } }).cause?.code ?? ''
+    if (!resent && /UND_ERR_SOCKET|ECONNRESET|EPIPE/.test(cause)) return { ...(await call(url, method, path, body, timeoutMs, true)), resent: true }
+    return { status: 0, body: `${String(err)} ${cause}` }
   }
 }
 
@@ -68,7 +77,7 @@ async function starTotal(url: string, timeoutMs: number): Promise<number> {
 export async function runGrowthDrill(o: DrillOptions): Promise<DrillReport> {
   const timeoutMs = o.timeoutMs ?? 30_000
   const log = o.log ?? (() => {})
-  const report: DrillReport = { ingestMs: 0, moves: [], statuses: {}, failures: [], writes: 0, queries: 0, newMasterKeys: 0, checks: [] }
+  const report: DrillReport = { ingestMs: 0, moves: [], statuses: {}, resent: 0, failures: [], writes: 0, queries: 0, newMasterKeys: 0, checks: [] }
   const t0 = Date.now()
   for (let from = 0; from < o.datasets; from += 500) {
     const proposals = Array.from({ length: Math.min(500, o.datasets - from) }, (_, k) => datasetProposal(from + k))
@@ -79,7 +88,8 @@ export async function runGrowthDrill(o: DrillOptions): Promise<DrillReport> {
   log(`ingested ${o.datasets} datasets in ${report.ingestMs} ms`)
 
   let stop = false
-  const record = (what: string, res: { status: number; body: unknown }) => {
+  const record = (what: string, res: { status: number; body: unknown; resent?: boolean }) => {
+    if (res.resent) report.resent++
     report.statuses[res.status] = (report.statuses[res.status] ?? 0) + 1
     if ((res.status === 0 || res.status >= 500) && report.failures.length < 20) report.failures.push(`${what}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`)
   }
