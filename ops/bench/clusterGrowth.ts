@@ -1,7 +1,8 @@
 /**
  * `npm run bench:growth`: the growth drill (ops/growthDrill.ts) at full size: a local Redis Cluster of 3 masters
  * (16 shards) holding 20,000 datasets grows to 4 masters and shrinks back to 3 while 8 query loops and 50 writes/s
- * run. BENCH_ENGINE=redisearch (with REDISEARCH_MODULE) for the redisearch engine; GROWTH_DATASETS to change the
+ * run. BENCH_ENGINE=redisearch (with REDISEARCH_MODULE, and REDISEARCH_SERVER for a redis-server other than the
+ * PATH's) for the redisearch engine; GROWTH_DATASETS to change the
  * size; PORT for the service (default 18550). Prints the report (statuses, failures, move and catch-up timings)
  * and writes it to ops/bench/results/cluster-growth-<engine>.json.
  */
@@ -19,7 +20,7 @@ const module = process.env.REDISEARCH_MODULE
 if (engine === 'redisearch' && !module) throw new Error('BENCH_ENGINE=redisearch needs REDISEARCH_MODULE')
 const datasets = Number(process.env.GROWTH_DATASETS ?? 20_000)
 
-const cluster = await startRedisCluster({ masters: 3, replicas: 0, module: engine === 'redisearch' ? module : undefined })
+const cluster = await startRedisCluster({ masters: 3, replicas: 0, module: engine === 'redisearch' ? module : undefined, binary: process.env.REDISEARCH_SERVER || undefined })
 const config = { ...loadConfig({}), redisUrl: '', redisCluster: cluster.seeds.split(','), shards: 16, partitions: 16, searchEngine: engine, port: Number(process.env.PORT ?? 18550), logLevel: 'warn' } as const
 const log = createLogger(config.logLevel, 'bench')
 const workers = await startWorkers(config, log)

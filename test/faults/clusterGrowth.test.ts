@@ -10,14 +10,14 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FULL } from '../helpers/faults.ts'
-import { searchModulePath } from '../helpers/redisServer.ts'
+import { searchStack } from '../helpers/redisServer.ts'
 import { startRedisCluster, type LocalCluster } from '../../ops/localCluster.ts'
 import { runGrowthDrill } from '../../ops/growthDrill.ts'
 import { onCluster, startService, type TestService } from '../helpers/service.ts'
 
 const DATASETS = FULL ? 20_000 : 2_000
-const module = searchModulePath()
-const engines = (['native', 'redisearch'] as const).filter((e) => e === 'native' || module)
+const stack = searchStack()
+const engines = (['native', 'redisearch'] as const).filter((e) => e === 'native' || stack)
 
 for (const engine of engines) {
   const t = suite<{ cluster: LocalCluster; svc: TestService }>(`faults: Redis Cluster growth [${engine}]`)
@@ -25,7 +25,7 @@ for (const engine of engines) {
     t.skip('runs in the cluster pass only', () => {})
   } else {
     t.before(async (ctx) => {
-      ctx.cluster = await startRedisCluster({ masters: 3, replicas: 0, module: engine === 'redisearch' ? module : undefined })
+      ctx.cluster = await startRedisCluster({ masters: 3, replicas: 0, ...(engine === 'redisearch' ? { module: stack!.module, binary: stack!.binary } : {}) })
       ctx.svc = await startService({ redisUrl: '', redisCluster: ctx.cluster.seeds.split(','), shards: 16, partitions: 4, searchEngine: engine })
     })
     t.after(async (ctx) => {
@@ -35,7 +35,7 @@ for (const engine of engines) {
 
     t(`${DATASETS} datasets: grow 3 -> 4 masters and shrink back under load, no 5xx, search exact after each move`, async ({ cluster, svc }) => {
       const report = await runGrowthDrill({ url: svc.url, cluster, datasets: DATASETS, queryLoops: 8, writesPerSecond: 50, samples: 50 })
-      console.log(`cluster growth [${engine}]: ${JSON.stringify({ ...report, failures: undefined })}`)
+      console.log(`cluster growth [${engine}${engine === 'redisearch' ? `, ${stack!.name}` : ''}]: ${JSON.stringify({ ...report, failures: undefined })}`)
       if (report.failures.length > 0) console.log(report.failures.join('\n'))
       assert.equal(report.failures, [], 'no 5xx and no timeouts during the moves')
       for (const c of report.checks) assert.equal(c, { notReadBack: 0, notFound: 0, starTotal: DATASETS })
