@@ -16,12 +16,14 @@
  *     microseconds in which nothing else reaches the node for that slot (no one redirects to it). It is done only
  *     when no slot of the cluster is migrating, and when the node holds no key of the slot, so it never races an
  *     operator's move.
- * Documents are never touched (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the
+ * After either, the index's generation is bumped on the owner, so that no answer remembered while the index was
+ * filling is served (memo.ts). Documents are never touched (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the
  * same creation or drop twice is harmless ("already exists", "Unknown Index name").
  */
 import { Redis } from 'ioredis'
 import { Client as OmClient, type Schema } from 'redis-om'
 import { slotOf } from '../../store/shards.ts'
+import { generationKey } from './companions.ts'
 import { FT } from './connection.ts'
 
 const ROUND_MS = 1000
@@ -174,15 +176,28 @@ export class IndexPlacement {
         const [err] = ((await pipeline.exec()) ?? []).at(-1) ?? [null]
         if (err && !/already exists/i.test(err.message)) throw err
         if (!err) round.created.push({ index: d.index, node: m.address, importing })
+        if (!err && !importing) await this.touch(m, d)
       }
       if (!settled || !owner) continue
       for (const m of masters) {
         if (m === owner || !held.get(m.id)!.has(d.index)) continue
-        if (await this.drop(m, owner, d)) round.dropped.push({ index: d.index, node: m.address })
+        if (await this.drop(m, owner, d)) {
+          round.dropped.push({ index: d.index, node: m.address })
+          await this.touch(owner, d)
+        }
       }
     }
     if (round.created.length + round.dropped.length > 0) this.onRound(round)
     return round
+  }
+
+  /**
+   * Bumps the index's generation on its owner: answers remembered while the index was filling (memo.ts: during
+   * the move, or while FT.CREATE indexed the documents already there) are not served once it is whole. Never
+   * on an importing node (a key written there would collide with the one MIGRATE brings).
+   */
+  private async touch(owner: MasterView, d: IndexDefinition): Promise<void> {
+    await this.node(owner.address).call('HINCRBY', generationKey(d.index), 'n', '1').catch(() => 0)
   }
 
   /** Drops the copy of `d` on `m`, which no longer owns its slot (see the top of this file). */
