@@ -197,7 +197,15 @@ export class IndexPlacement {
    * on an importing node (a key written there would collide with the one MIGRATE brings).
    */
   private async touch(owner: MasterView, d: IndexDefinition): Promise<void> {
-    await this.node(owner.address).call('HINCRBY', generationKey(d.index), 'n', '1').catch(() => 0)
+    const node = this.node(owner.address)
+    // FT.CREATE indexes the documents already there in the background: bump once it is done (a few seconds at most).
+    for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+      const info = (await node.call('FT.INFO', d.index).catch(() => [])) as unknown[]
+      const at = info.findIndex((v) => String(v) === 'indexing')
+      if (at < 0 || String(info[at + 1]) === '0') break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    await node.call('HINCRBY', generationKey(d.index), 'n', '1').catch(() => 0)
   }
 
   /** Drops the copy of `d` on `m`, which no longer owns its slot (see the top of this file). */
