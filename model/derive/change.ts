@@ -216,7 +216,7 @@ export function computeChange(registry: Registry, parsed: ParsedUrn, state: Enti
   /** The value a patch item writes (throws, changing nothing, when it cannot apply or its result is invalid). */
   const patched = (aspect: string, operations: Parameters<typeof patchValue>[3]): AspectWrite => {
     const spec = registry.findAspect(aspect)!
-    const value = patchValue(aspect, spec.schema, change.latest.get(aspect)?.value, operations)
+    const value = patchValue(aspect, spec.schema, change.latest.get(aspect)?.value, operations, registry.urnPrefix)
     return { name: aspect, value: checkAspectValue(registry, parsed, aspect, value, `patched ${aspect}`) }
   }
 

@@ -75,16 +75,20 @@ export function parseClusterNodes(text: string): MasterView[] {
   return masters
 }
 
-/** The FT.CREATE command redis-om would send for `schema` (captured, not sent). */
-export async function createCommand(schema: Schema): Promise<string[]> {
+/**
+ * The FT.CREATE command the engine sends for `schema` (captured, not sent): redis-om's, with WITHSUFFIXTRIE on the
+ * fields `trie` names (as connection.ts's omAdapter adds it).
+ */
+export async function createCommand(schema: Schema, trie: ReadonlySet<string> = new Set()): Promise<string[]> {
   let captured: string[] | undefined
   const capture = {
     get: async () => null,
     set: async () => 'OK',
     unlink: async () => 0,
     ft: {
-      create: async (index: string, fields: unknown, options: unknown) => {
-        captured = (FT.CREATE.transformArguments as (...a: unknown[]) => string[])(index, fields, options)
+      create: async (index: string, fields: Record<string, Record<string, unknown>>, options: unknown) => {
+        const withTries = Object.fromEntries(Object.entries(fields).map(([f, d]) => [f, trie.has(f) ? { ...d, WITHSUFFIXTRIE: true } : d]))
+        captured = (FT.CREATE.transformArguments as (...a: unknown[]) => string[])(index, withTries, options)
       },
       dropIndex: async () => 'OK',
     },
@@ -105,9 +109,18 @@ export class IndexPlacement {
   private running: Promise<PlacementRound> | undefined
   private readonly onRound: (round: PlacementRound) => void
 
-  constructor(seeds: string[], schemas: () => Schema[], onRound: (round: PlacementRound) => void = () => {}) {
+  private readonly suffixTries: (index: string) => ReadonlySet<string>
+  private readonly nodeSetup: readonly string[][]
+
+  /**
+   * `schemas`: every shard index; `suffixTries`: the fields of an index that get WITHSUFFIXTRIE; `nodeSetup`:
+   * commands for a node before it gets an index (module settings such as FT.CONFIG SET, which are per node).
+   */
+  constructor(seeds: string[], schemas: () => Schema[], suffixTries: (index: string) => ReadonlySet<string> = () => new Set(), nodeSetup: readonly string[][] = [], onRound: (round: PlacementRound) => void = () => {}) {
     this.seeds = seeds
     this.schemas = schemas
+    this.suffixTries = suffixTries
+    this.nodeSetup = nodeSetup
     this.onRound = onRound
   }
 
@@ -158,7 +171,7 @@ export class IndexPlacement {
   }
 
   private async round(): Promise<PlacementRound> {
-    this.definitions ??= Promise.all(this.schemas().map(async (s) => ({ index: s.indexName, slot: slotOf(s.indexName), create: await createCommand(s) })))
+    this.definitions ??= Promise.all(this.schemas().map(async (s) => ({ index: s.indexName, slot: slotOf(s.indexName), create: await createCommand(s, this.suffixTries(s.indexName)) })))
     const definitions = await this.definitions
     const masters = await this.masters()
     const held = new Map(await Promise.all(masters.map(async (m) => [m.id, new Set((await this.node(m.address).call('FT._LIST')) as string[])] as const)))
@@ -171,6 +184,7 @@ export class IndexPlacement {
         if (!m || held.get(m.id)!.has(d.index)) continue
         const importing = m === importer
         const pipeline = this.node(m.address).pipeline()
+        for (const command of this.nodeSetup) pipeline.call(command[0]!, ...command.slice(1))
         if (importing) pipeline.asking()
         pipeline.call(d.create[0]!, ...d.create.slice(1))
         const [err] = ((await pipeline.exec()) ?? []).at(-1) ?? [null]
