@@ -19,6 +19,7 @@ import { CatalogError, ERRORS, type ErrorCode } from '../model/errors.ts'
 import { positionsByPartition, queueName, type ItemResult, type JobReply, type JobResult, type WriteItem, type WriteJob } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
 import type { RedisClient } from '../model/store/redis.ts'
+import { storeFailure } from '../model/store/storeFailures.ts'
 
 /** What routes use to write. */
 export interface Writer {
@@ -115,7 +116,7 @@ export class QueueWriter implements Writer {
     this.pending.delete(reply.id)
     if (reply.result) waiting.resolve(reply.result)
     else if (reply.code && reply.code in ERRORS) waiting.reject(new CatalogError(reply.code as ErrorCode, reply.error, [], ERRORS[reply.code as ErrorCode].status === 503 ? 1 : undefined))
-    else waiting.reject(new CatalogError('INTERNAL', `the write failed in the worker: ${reply.error ?? 'unknown error'}`))
+    else waiting.reject(workerFailure(reply.error))
   }
 
   /** Reads from BullMQ the state of jobs unanswered for `olderThanMs`, settling those that finished. */
@@ -235,4 +236,15 @@ export class QueueWriter implements Writer {
     await Promise.all(this.queues.map((q) => q.close()))
     this.subscriber.disconnect()
   }
+}
+
+/**
+ * A worker's failure without a catalogue code: a store failure (a failover or slot move the worker's retries did
+ * not outlast) answers 503 with its code; anything else is the service's fault.
+ */
+function workerFailure(error: string | undefined): CatalogError {
+  const failure = storeFailure(error ?? '')
+  return failure
+    ? new CatalogError(failure.code, `the write failed in the worker: ${failure.message} (an identical write again is safe)`, [], 1)
+    : new CatalogError('INTERNAL', `the write failed in the worker: ${error ?? 'unknown error'}`)
 }

@@ -7,6 +7,7 @@
 import { createClient, createCluster } from '@redis/client'
 import searchModule from '@redis/search'
 import type { RedisTarget } from '../../store/redis.ts'
+import { retryWhileMoving, type IndexPlacement } from './placement.ts'
 
 // @redis/search is CommonJS: its commands are the `default` of the module object Node hands to ESM.
 export const FT = searchModule.default
@@ -43,10 +44,15 @@ export class FtConnection {
     await this.opened
   }
 
+  /** On a cluster: what makes a missing index appear where its slot is (placement.ts); queries retry meanwhile. */
+  placement: IndexPlacement | undefined
+
   /** Sends raw arguments, routed by `routingKey`. */
   async raw(routingKey: string, args: string[], readOnly = true): Promise<unknown> {
     await this.ensureOpen()
-    return this.send(routingKey, readOnly, args)
+    const placement = this.placement
+    if (!placement || !readOnly || args[0] === 'FT.INFO') return this.send(routingKey, readOnly, args)
+    return retryWhileMoving(() => this.send(routingKey, readOnly, args), () => placement.placeNow())
   }
 
   /** Runs an @redis/search command on `index` (its arguments after the index name), its reply transformed. */

@@ -28,6 +28,7 @@ import { escapeTag, filterClause, needsCandidates, searchQuery, tagMatches } fro
 import { DEEP_PAGE, matchAllPage } from './matchAllPage.ts'
 import { GenerationMemo } from './memo.ts'
 import { lexBounds } from '../../store/lexRange.ts'
+import { IndexPlacement } from './placement.ts'
 import { searchShard } from './shard.ts'
 import { resolvedQuery, tagValues } from './tagValues.ts'
 
@@ -51,6 +52,13 @@ export class RediSearchEngine implements SearchEngine {
     this.registry = registry
     this.keys = keys
     this.conn = new FtConnection(target)
+    // On a cluster each shard's index follows its slot when slots move (placement.ts).
+    if (target.redisCluster.length > 0) {
+      this.conn.placement = new IndexPlacement(target.redisCluster,
+        () => this.keys.allShards().flatMap((shard) => this.registry.entities.map((entity) => this.schemaOf(shard, entity))),
+        (index) => this.suffixTries.get(index) ?? new Set(),
+        [['FT.CONFIG', 'SET', 'MAXPREFIXEXPANSIONS', String(MAX_EXPANSIONS)]])
+    }
   }
 
   /** The redis-om schema of an entity type's documents in a shard (key prefix = schema name + ':'). */
@@ -99,6 +107,7 @@ export class RediSearchEngine implements SearchEngine {
         await backfillCompanions(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), facetFieldNames(this.registry, entity))
       }
     }
+    this.conn.placement?.start()
   }
 
   /** Commands sent to the node of `index` (routed by its name: its documents and companions share its slot). */
@@ -220,6 +229,7 @@ export class RediSearchEngine implements SearchEngine {
   }
 
   async close(): Promise<void> {
+    await this.conn.placement?.stop()
     await this.conn.close()
   }
 }
