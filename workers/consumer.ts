@@ -44,7 +44,10 @@ export function startConsumers(config: Config, connection: RedisClient, keys: Ke
       const queued: FollowUp[] = await followUps.after(deps, job.id!, job.data, applied)
         .catch((err: Error) => { events.onFollowUpFailed?.(p, job, err); return [] })
       const result: JobResult = queued.length > 0 ? { ...applied, followUps: queued } : applied
-      await tell({ result })
+      // A reply is not awaited: it goes out on this connection ahead of BullMQ's completion of the job, and the
+      // partition's next job need not wait for its round trip. (A record, for an async write, is awaited.)
+      if (job.data.replyTo) void tell({ result })
+      else await tell({ result })
       events.onApplied?.(p, job, performance.now() - started)
       return result
     })

@@ -21,6 +21,7 @@
  * deployment they are separate processes), which the totals include.
  */
 import http from 'node:http'
+import { Redis } from 'ioredis'
 import { loadConfig } from '../../model/config.ts'
 import { createLogger } from '../../model/log.ts'
 import { EntityStore } from '../../model/store/entityStore.ts'
@@ -73,6 +74,7 @@ const workers = await startWorkers(config, log, { onApplied: () => last('told') 
 const gateway = await startGateway(config, log)
 const base = new URL(gateway.url)
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
+const probe = new Redis(redis.url)
 
 /** Proposals of 3 aspects for each of `count` new datasets from `offset` (as upstream's sink sends a dataset). */
 function threeAspects(offset: number, count: number): unknown[] {
@@ -85,6 +87,8 @@ function threeAspects(offset: number, count: number): unknown[] {
 
 /** Sends `n` requests one at a time; prints the median of each phase (ms) and the calls per request. */
 async function profile(title: string, n: number, body: (i: number) => unknown, path: string): Promise<void> {
+  if (n === 0) return
+  await probe.config('RESETSTAT')
   const samples: Record<string, number[]> = {}
   calls = { state: 0, apply: 0, add: 0 }
   for (let i = 0; i < n; i++) {
@@ -97,10 +101,13 @@ async function profile(title: string, n: number, body: (i: number) => unknown, p
       ;(samples[name] ??= []).push(marks[to]! - marks[from]!)
     }
   }
-  if (n === 0) return
   process.stdout.write(`\n${title} (${n} requests, one at a time; medians, ms)\n`)
   for (const [name, values] of Object.entries(samples)) process.stdout.write(`  ${name.padEnd(12)} ${String(round(median(values))).padStart(8)}\n`)
   process.stdout.write(`  per request: ${round(calls.add / n)} jobs, ${round(calls.state / n)} reads, ${round(calls.apply / n)} scripts\n`)
+  // Where Redis's own time went (its one thread), per request: the top commands by total time.
+  const stats = [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+),usec=(\d+)/g)]
+    .map(([, cmd, calls, usec]) => ({ cmd: cmd!, calls: Number(calls) / n, ms: Number(usec) / 1000 / n })).sort((a, b) => b.ms - a.ms)
+  process.stdout.write(`  redis, per request: ${stats.slice(0, 6).map((c) => `${c.cmd} ${round(c.calls)}x ${round(c.ms)} ms`).join(', ')}; all ${round(stats.reduce((a, c) => a + c.ms, 0))} ms\n`)
 }
 
 try {
@@ -110,6 +117,7 @@ try {
   await profile(`ingestProposalBatch, ${BATCH_SIZE} new datasets x 3 aspects`, BATCHES, (i) => ({ proposals: threeAspects(1_000_000 + i * BATCH_SIZE, BATCH_SIZE) }), '/aspects?action=ingestProposalBatch')
 } finally {
   agent.destroy()
+  probe.disconnect()
   await gateway.close()
   await workers.close()
   await redis.stop()
