@@ -23,6 +23,11 @@ export interface Config {
   host: string
   port: number
   searchEngine: SearchEngineChoice
+  /**
+   * Native engine: members at which a posting keeps a bitmap of its documents, and the largest result whose facets
+   * are counted from its documents' facet lines rather than by bitmaps (NATIVE_BITMAP_MIN).
+   */
+  nativeBitmapMin: number
   writeTimeoutMs: number
   maxQueueDepth: number
   maxBodyBytes: number
@@ -91,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '127.0.0.1',
     port: int(env, 'PORT', 8080),
     searchEngine: oneOf(env, 'SEARCH_ENGINE', ['auto', 'native', 'redisearch'] as const, 'auto'),
+    nativeBitmapMin: int(env, 'NATIVE_BITMAP_MIN', 256),
     writeTimeoutMs: int(env, 'WRITE_TIMEOUT_MS', 30_000),
     maxQueueDepth: int(env, 'MAX_QUEUE_DEPTH', 20_000),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 16 * 1024 * 1024),

@@ -39,6 +39,8 @@ export interface ClusterOptions {
   replicas?: number
   /** RediSearch module to load into every node. */
   module?: string
+  /** The redis-server binary of every node (default: `redis-server` on the PATH). */
+  binary?: string
   /** Persist with the append-only file (fault tests, benchmarks); off by default. */
   appendOnly?: boolean
   /** appendfsync with the append-only file (default always). */
@@ -67,7 +69,7 @@ function spawnNode(dir: string, port: number, options: ClusterOptions): ChildPro
     '--dbfilename', `dump-${port}.rdb`, '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`,
     '--appendonly', options.appendOnly ? 'yes' : 'no', '--appendfsync', options.appendFsync ?? 'always', '--cluster-replica-validity-factor', '0']
   if (options.module) args.push('--loadmodule', resolve(options.module))
-  const child = spawn('redis-server', args, { stdio: 'ignore' })
+  const child = spawn(options.binary ?? 'redis-server', args, { stdio: 'ignore' })
   child.on('error', () => {})
   return child
 }

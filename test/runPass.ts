@@ -7,7 +7,7 @@
 import { parse } from 'uvu/parse'
 import { run } from 'uvu/run'
 import { startRedisCluster } from '../ops/localCluster.ts'
-import { searchModulePath, startPlainRedis, startSearchRedis } from './helpers/redisServer.ts'
+import { searchStack, startPlainRedis, startSearchRedis } from './helpers/redisServer.ts'
 
 process.env.FORCE_COLOR = '0'
 const topology = process.env.TEST_TOPOLOGY ?? 'standalone'
@@ -16,15 +16,15 @@ const only = process.env.TEST_ONLY ? new RegExp(process.env.TEST_ONLY) : undefin
 
 const stops: (() => Promise<void>)[] = []
 if (topology === 'cluster') {
-  const module = searchModulePath()
-  const cluster = await startRedisCluster({ module })
+  const stack = searchStack()
+  const cluster = await startRedisCluster({ module: stack?.module, binary: stack?.binary })
   stops.push(() => cluster.stop())
   process.env.TEST_REDIS_CLUSTER = cluster.seeds
-  if (module) process.env.TEST_REDIS_SEARCH_CLUSTER = cluster.seeds
+  if (stack) process.env.TEST_REDIS_SEARCH_CLUSTER = cluster.seeds
   console.log(`redis for tests: a local Redis Cluster of 3 masters and 3 replicas (${cluster.seeds})`)
-  console.log(module
-    ? `redis with the search module: the same cluster, every node loading ${module} (the redisearch engine runs the conformance suite)`
-    : 'redis with the search module: none found (set REDISEARCH_MODULE); redisearch tests will SKIP')
+  console.log(stack
+    ? `redis with the search module: the same cluster, every node running ${stack.name} (the redisearch engine runs the conformance suite)`
+    : 'redis with the search module: none found (../shared/redis-stack, or set REDISEARCH_MODULE); redisearch tests will SKIP')
 } else {
   const plain = await startPlainRedis()
   const search = await startSearchRedis()
@@ -34,7 +34,7 @@ if (topology === 'cluster') {
   console.log(`redis for tests: ${plain.how}`)
   console.log(search
     ? `redis with the search module: ${search.how} (the redisearch engine runs the conformance suite)`
-    : 'redis with the search module: none found (set REDIS_SEARCH_URL or REDISEARCH_MODULE); redisearch tests will SKIP')
+    : 'redis with the search module: none found (../shared/redis-stack, or set REDIS_SEARCH_URL or REDISEARCH_MODULE); redisearch tests will SKIP')
 }
 
 // uvu prints its own summary; capture it to print the line test/run.ts reads.

@@ -6,7 +6,7 @@
  */
 import { hashTagOf } from './shards.ts'
 
-/** `[command, ...args]`: a whitelisted Redis write command, or a link op (LINK, UNLINK, ZLINK, ZUNLINK: see apply.lua). */
+/** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK) or a native index op (DOC, UNDOC, POST, TALLY): see apply.lua. */
 export type Op = string[]
 
 /** Which arguments of each command are keys (positions into the op's arguments). */
@@ -14,8 +14,12 @@ function keyPositions(cmd: string, argc: number): number[] {
   switch (cmd) {
     case 'DEL': return Array.from({ length: argc }, (_, i) => i)
     case 'LINK': case 'UNLINK': return argc > 4 ? [0, 2, 4] : [0, 2]
-    case 'ZLINK': return [0, 3]
-    case 'ZUNLINK': return [0, 2]
+    case 'ZLINK': return argc > 5 ? [0, 3, 5] : [0, 3]
+    case 'ZUNLINK': return argc > 4 ? [0, 2, 4] : [0, 2]
+    case 'DOC': return [0, 1, 2, 3]
+    case 'UNDOC': return [0, 1, 2]
+    case 'POST': return [0, 2, 3]
+    case 'TALLY': return [0, 1]
     default: return [0]
   }
 }

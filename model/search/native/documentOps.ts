@@ -4,14 +4,21 @@
  *   live:           sorted set, score 0: urns of searchable (live) entities, in urn order
  *   tok:<token>     sorted set: urn -> minus the relevance of the token for it
  *   toks:           sorted set (lexicographic): every token with a posting (prefix expansion)
- *   kw:<f>\0<v>     set: urns whose field f has the value v (lower-cased), or a urn whose id part is v
+ *   kw:<f>\0<v>     sorted set, score 0: urns whose field f has the value v (lower-cased), or a urn whose id part
+ *                   is v, in urn order (a filter on one value pages through it as it is)
  *   vals:<f>        sorted set (lexicographic): the lower-cased values of field f with a posting (facets, ranges)
  *   valo:<f>        hash: lower-cased value -> original spelling, for facet fields (facet buckets show it)
  *   num:<f>         sorted set: urn -> number (COUNT fields)
  *   ac:             sorted set (lexicographic): autocomplete entries `text\0original\0urn`
- *   fc:<token>      string: cached facet counts of the token's posting (search-0.lua); dropped by any change
- *                   to the posting or to the facet values of a document in it
- * Every op is idempotent and lexicons shrink when a posting empties (LINK/UNLINK), so replaying a document's
+ *   docs:           hash: urn -> `<document number>|<facet line>` (facetLine in entries.ts); numbers of removed
+ *                   documents wait in `free:` (a set) for reuse, new ones come from `next:` (a counter)
+ *   lb:             bitmap: bit n set when document n is live
+ *   bm:tok:<token>, bm:kw:<f>\0<v>   bitmaps of postings (bit = document number): every posting of a facet
+ *                   field, and any other posting once it has `bitmapMin` members (NATIVE_BITMAP_MIN) (facet counts of a large
+ *                   result are bitmap ANDs, search-2.lua)
+ *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; match-all facets
+ *                   and the candidate values of every facet)
+ * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost.
  */
 import type { SearchDocument } from '../../derive/searchDocument.ts'
@@ -19,13 +26,14 @@ import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
-import { nativeEntries } from './entries.ts'
+import { facetLine, nativeEntries } from './entries.ts'
 
 const SEP = '\u0000'
 
 /** Ops for the native index and the stored document when an entity's document goes from `before` to `after`. */
 export function nativeDocumentOps(
   registry: Registry, keys: Keys, entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null,
+  bitmapMin: number,
 ): Op[] {
   const T = entity.name
   const shard = keys.shardOf(urn)
@@ -33,44 +41,49 @@ export function nativeDocumentOps(
   const old = nativeEntries(registry, entity, before)
   const now = nativeEntries(registry, entity, after)
   const ops: Op[] = []
-
+  const docs = ix('docs')
+  const facets = new Set([...registry.searchFields(entity).values()].filter((f) => f.facet).map((f) => f.name))
+  // The document's number comes first (every bitmap op below reads it) and goes last.
+  if (after) ops.push(['DOC', docs, ix('next'), ix('free'), ix('lb'), urn, facetLine(facets, now)])
   if (after) ops.push(['HSET', keys.doc(T, urn), 'urn', urn, 'd', JSON.stringify(after.fields)])
   else if (before) ops.push(['DEL', keys.doc(T, urn)])
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn])
   if (before && !after) ops.push(['ZREM', ix('live'), urn])
 
+  const tokenPost = (token: string): Op => ['POST', ix('tok', token), urn, docs, ix('bm', `tok:${token}`), String(bitmapMin), 'z']
   for (const [token] of old.tokens) {
-    if (!now.tokens.has(token)) ops.push(['ZUNLINK', ix('tok', token), urn, ix('toks'), token])
+    if (!now.tokens.has(token)) ops.push(['ZUNLINK', ix('tok', token), urn, ix('toks'), token], tokenPost(token))
   }
   for (const [token, score] of now.tokens) {
-    // Minus the relevance: ascending order is then best first, ties in urn order (search-0.lua).
-    if (old.tokens.get(token) !== score) ops.push(['ZLINK', ix('tok', token), String(-score), urn, ix('toks'), token])
+    // Minus the relevance: ascending order is then best first, ties in urn order (search-2.lua).
+    if (!old.tokens.has(token)) ops.push(['ZLINK', ix('tok', token), String(-score), urn, ix('toks'), token], tokenPost(token))
+    else if (old.tokens.get(token) !== score) ops.push(['ZADD', ix('tok', token), String(-score), urn])
+  }
+  const keywordOps = (kw: string): Op[] => {
+    const [field, lower] = kw.split(SEP) as [string, string]
+    const posting = ix('kw', kw)
+    const post: Op = ['POST', posting, urn, docs, ix('bm', `kw:${kw}`), facets.has(field) ? '1' : String(bitmapMin), 'z']
+    return facets.has(field) ? [post, ['TALLY', posting, ix('fcnt', field), lower]] : [post]
   }
   for (const kw of old.keywords.keys()) {
     if (now.keywords.has(kw)) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    ops.push(['UNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)])
+    ops.push(['ZUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...keywordOps(kw))
   }
-  const facets = new Set([...registry.searchFields(entity).values()].filter((f) => f.facet).map((f) => f.name))
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
     // Facet buckets show original spellings; other fields need none.
-    ops.push(facets.has(field) ? ['LINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['LINK', ix('kw', kw), urn, ix('vals', field), lower])
+    ops.push(facets.has(field) ? ['ZLINK', ix('kw', kw), '0', urn, ix('vals', field), lower, ix('valo', field), original] : ['ZLINK', ix('kw', kw), '0', urn, ix('vals', field), lower])
+    if (!old.keywords.has(kw)) ops.push(...keywordOps(kw))
   }
-  // Facet caches of the tokens this change touches, or of all the document's tokens when its facet values change.
-  const facetChanged = [...old.keywords.keys(), ...now.keywords.keys()]
-    .some((kw) => facets.has(kw.split(SEP)[0]!) && old.keywords.has(kw) !== now.keywords.has(kw))
-  const stale = new Set<string>()
-  for (const token of new Set([...old.tokens.keys(), ...now.tokens.keys()])) {
-    if (facetChanged || old.tokens.has(token) !== now.tokens.has(token)) stale.add(token)
-  }
-  if (stale.size > 0) ops.push(['DEL', ...[...stale].map((t) => ix('fc', t))])
-  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['SREM', ix('kw', alias), urn])
-  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['SADD', ix('kw', alias), urn])
+  const aliasPost = (alias: string): Op => ['POST', ix('kw', alias), urn, docs, ix('bm', `kw:${alias}`), String(bitmapMin), 'z']
+  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['ZREM', ix('kw', alias), urn], aliasPost(alias))
+  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['ZADD', ix('kw', alias), '0', urn], aliasPost(alias))
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])
   for (const [field, n] of now.numbers) if (old.numbers.get(field) !== n) ops.push(['ZADD', ix('num', field), String(n), urn])
   for (const s of old.suggestions) if (!now.suggestions.has(s)) ops.push(['ZREM', ix('ac'), s])
   for (const s of now.suggestions) if (!old.suggestions.has(s)) ops.push(['ZADD', ix('ac'), '0', s])
+  if (before && !after) ops.push(['UNDOC', docs, ix('free'), ix('lb'), urn])
   return ops
 }

@@ -1,7 +1,10 @@
 /**
  * The native search engine: an inverted index on core Redis structures (sets, sorted sets, lexicographic ranges),
  * for servers without the search module, one index per shard. Queries run as one Lua script per shard
- * (search-1.lua, autocomplete-1.lua).
+ * (search-2.lua, autocomplete-2.lua), whose cost is bounded by the page and the facet values shown. CONTAIN and
+ * END_WITH criteria are first resolved here to the values (or urns) they match, by ZSCAN of the field's lexicon in
+ * short steps (resolveScans): no index orders values by their inside or their end, and one scan of a large
+ * lexicon inside the script would hold Redis for its whole length.
  */
 import { randomUUID } from 'node:crypto'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
@@ -18,13 +21,27 @@ import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '..
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 
-const searchScript = new LuaScript(import.meta.url, './search-1.lua')
-const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-1.lua')
+const searchScript = new LuaScript(import.meta.url, './search-2.lua')
+const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
 /**
  * Suggestion entries scanned per autocomplete and shard: a few times the suggestions asked for (entries come in
  * the order of their text, so the first ones are the best candidates), within bounds.
  */
 const autocompleteScan = (limit: number): number => Math.min(1000, Math.max(50, limit * 5))
+
+/** Lexicon entries one ZSCAN step reads (about a millisecond of Redis time). */
+const SCAN_STEP = 5000
+
+/** A glob matching `text` literally (the glob's special characters escaped); letters of either case when `anyCase`. */
+export function literalGlob(text: string, anyCase: boolean): string {
+  let out = ''
+  for (const ch of text) {
+    if ('*?[]\\'.includes(ch)) out += `\\${ch}`
+    else if (anyCase && ch.toLowerCase() !== ch.toUpperCase()) out += `[${ch.toLowerCase()}${ch.toUpperCase()}]`
+    else out += ch
+  }
+  return out
+}
 
 function encodeCriteria(list: readonly Criterion[]): string[] {
   const out = [String(list.length)]
@@ -45,19 +62,26 @@ export class NativeEngine implements SearchEngine {
   private readonly redis: RedisClient
   private readonly registry: Registry
   private readonly keys: Keys
+  /**
+   * Members at which a posting keeps a bitmap (documentOps.ts), and the largest result whose facets are counted
+   * from its documents' facet lines (search-2.lua): NATIVE_BITMAP_MIN.
+   */
+  private readonly bitmapMin: number
 
-  constructor(redis: RedisClient, registry: Registry, keys: Keys) {
+  constructor(redis: RedisClient, registry: Registry, keys: Keys, bitmapMin = 256) {
     this.redis = redis
     this.registry = registry
     this.keys = keys
+    this.bitmapMin = bitmapMin
   }
 
   documentOps(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
-    return nativeDocumentOps(this.registry, this.keys, entity, urn, before, after)
+    return nativeDocumentOps(this.registry, this.keys, entity, urn, before, after, this.bitmapMin)
   }
 
   purgeOps(entity: EntitySpec, urn: string): Op[] {
-    return [['ZREM', this.keys.nativeIndex(this.keys.shardOf(urn), entity.name, 'live'), urn], ['DEL', this.keys.doc(entity.name, urn)]]
+    const ix = (kind: string) => this.keys.nativeIndex(this.keys.shardOf(urn), entity.name, kind)
+    return [['ZREM', ix('live'), urn], ['DEL', this.keys.doc(entity.name, urn)], ['UNDOC', ix('docs'), ix('free'), ix('lb'), urn]]
   }
 
   async ensureIndexes(): Promise<void> {}
@@ -83,8 +107,9 @@ export class NativeEngine implements SearchEngine {
     const args = [
       target.prefix, target.tmp, String(from), String(size),
       String(words.length), ...words.flatMap((w) => [w.token, w.prefix ? '1' : '0']),
-      ...encodeCriteria(must), ...encodeFilter(query.filter),
-      String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD),
+      ...encodeCriteria(await this.resolveScans(shard, query.entity, must)),
+      ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveScans(shard, query.entity, group)))),
+      String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
     ]
     const [total, scored, rawFacets] = (await searchScript.run(this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[]]
     const result: ShardHits = { total, hits: [], facets: [] }
@@ -105,9 +130,36 @@ export class NativeEngine implements SearchEngine {
     return result
   }
 
+  /**
+   * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
+   * shard that match, found by ZSCAN MATCH over the field's lexicon (the live set for the urn) in steps of
+   * SCAN_STEP entries; other criteria unchanged. Values and urns written while the scan runs may be missed, as
+   * by any search that starts before the write is acknowledged.
+   */
+  private async resolveScans(shard: number, entity: EntitySpec, criteria: readonly Criterion[]): Promise<Criterion[]> {
+    return Promise.all(criteria.map(async (c) => {
+      if (c.numeric || (c.condition !== 'CONTAIN' && c.condition !== 'END_WITH')) return c
+      const isUrn = c.field === 'urn'
+      const key = isUrn ? this.keys.nativeIndex(shard, entity.name, 'live') : this.keys.nativeIndex(shard, entity.name, 'vals', c.field)
+      const found = new Set<string>()
+      for (const value of c.values) {
+        const inner = literalGlob(isUrn ? value : value.toLowerCase(), isUrn)
+        const pattern = c.condition === 'CONTAIN' ? `*${inner}*` : `*${inner}`
+        let cursor = '0'
+        do {
+          const [next, entries] = await this.redis.zscan(key, cursor, 'MATCH', pattern, 'COUNT', SCAN_STEP)
+          for (let i = 0; i < entries.length; i += 2) found.add(entries[i]!)
+          cursor = next
+        } while (cursor !== '0')
+      }
+      return { ...c, condition: 'EQUAL', values: [...found] }
+    }))
+  }
+
   async autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]> {
     const target = this.scriptTarget(shard, query.entity)
-    const args = [target.prefix, target.tmp, normalizeSuggestion(query.query), String(query.filter.length > 0 ? 1000 : autocompleteScan(query.limit)), ...encodeFilter(query.filter)]
+    const filter = await Promise.all(query.filter.map((group) => this.resolveScans(shard, query.entity, group)))
+    const args = [target.prefix, target.tmp, normalizeSuggestion(query.query), String(query.filter.length > 0 ? 1000 : autocompleteScan(query.limit)), ...encodeFilter(filter)]
     const raw = (await autocompleteScript.run(this.redis, target.keys, args)) as string[]
     const found: Suggestion[] = []
     for (let i = 0; i < raw.length; i += 2) found.push({ text: raw[i]!, whole: raw[i + 1] === '1' })

@@ -1,7 +1,13 @@
 --[[
-  Shared by the native search and autocomplete scripts (included, not pasted): temporary keys, unions in chunks,
-  and turning filter criteria into sets of urns. Expects P (index prefix), TMP (temporary key prefix), live
-  (the live set key) and pos (ARGV cursor) to be defined by the including script.
+  Shared by the native search and autocomplete scripts (included, not pasted): temporary keys, and turning words
+  and filter criteria into sets of urns. Expects P (index prefix), TMP (temporary key prefix), live (the live set
+  key) and pos (ARGV cursor) to be defined by the including script.
+
+  A set of urns is an expression: `key` names a sorted set holding it, ordered as a result is (minus the
+  relevance for words, 0 for everything else; then urn), so that a query of one set pages through it as it is
+  (postings are used as they are, combinations are stored in temporary keys), and `bitmap()` answers a bitmap of the same documents (bit = the
+  document's number, documentOps.ts), built only when facets need it: a posting's own bitmap when it has one,
+  else its members' numbers; a combination combines its parts' bitmaps with BITOP.
 ]]
 local tmpCount = 0
 local tmps = {}
@@ -12,54 +18,134 @@ local function tmp()
   return key
 end
 
+local function expiring(key)
+  redis.call('PEXPIRE', key, 60000)
+  return key
+end
+
+-- The numbers of urns, from the docs hash (`<number>|<facet line>`), in chunks.
+local function setBits(dest, urns)
+  for c = 1, #urns, 500 do
+    local chunk = {}
+    for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
+    for _, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
+      if v then redis.call('SETBIT', dest, tonumber(string.match(v, '^(%d+)')), 1) end
+    end
+  end
+end
+
+-- A bitmap of the urns a set or sorted set holds: the posting's own bitmap when it keeps one, else built.
+local function bitmapOfKey(key)
+  if string.sub(key, 1, #P) == P then
+    local own = P .. 'bm:' .. string.sub(key, #P + 1)
+    if redis.call('EXISTS', own) == 1 then return own end
+  end
+  if key == live then return P .. 'lb:' end
+  local dest = tmp()
+  local kind = redis.call('TYPE', key).ok
+  local members = {}
+  if kind == 'zset' then members = redis.call('ZRANGE', key, 0, -1) elseif kind == 'set' then members = redis.call('SMEMBERS', key) end
+  setBits(dest, members)
+  return expiring(dest)
+end
+
+local function leaf(key)
+  local bitmap
+  return { key = key, bitmap = function()
+    if not bitmap then bitmap = bitmapOfKey(key) end
+    return bitmap
+  end }
+end
+
+-- Combines bitmaps with BITOP (AND or OR) into a temporary key.
+local function bitop(op, exprs)
+  local args = { 'BITOP', op, tmp() }
+  for _, e in ipairs(exprs) do args[#args + 1] = e.bitmap() end
+  redis.call(unpack(args))
+  return expiring(args[3])
+end
+
 -- ZUNIONSTORE/ZINTERSTORE with many source keys, in chunks that stay within Lua's stack.
 local CHUNK = 500
-local function unionInto(dest, keys, aggregate)
-  local first = true
+local function storeChunked(command, dest, keys, aggregate)
   for i = 1, #keys, CHUNK do
-    local chunk = {}
-    for j = i, math.min(i + CHUNK - 1, #keys) do chunk[#chunk + 1] = keys[j] end
-    if not first then table.insert(chunk, 1, dest) end
-    -- unpack() only expands fully as the last argument: build the whole argument list.
-    local args = { 'ZUNIONSTORE', dest, #chunk }
-    for _, key in ipairs(chunk) do args[#args + 1] = key end
+    local args = { command, dest, 0 }
+    if i > 1 then args[#args + 1] = dest end
+    for j = i, math.min(i + CHUNK - 1, #keys) do args[#args + 1] = keys[j] end
+    args[3] = #args - 3
     args[#args + 1] = 'AGGREGATE'
     args[#args + 1] = aggregate
     redis.call(unpack(args))
-    first = false
   end
-  redis.call('PEXPIRE', dest, 60000)
+  return expiring(dest)
 end
 
--- A key holding exactly the union of `keys`, or false when there are none.
-local function union(keys, aggregate)
-  if #keys == 0 then return false end
-  if #keys == 1 then return keys[1] end
+local function keysOf(exprs)
+  local keys = {}
+  for i, e in ipairs(exprs) do keys[i] = e.key end
+  return keys
+end
+
+-- The union of expressions, or false when there are none.
+local function union(exprs, aggregate)
+  if #exprs == 0 then return false end
+  if #exprs == 1 then return exprs[1] end
+  local key = storeChunked('ZUNIONSTORE', tmp(), keysOf(exprs), aggregate or 'MAX')
+  local bitmap
+  return { key = key, bitmap = function()
+    if not bitmap then bitmap = bitop('OR', exprs) end
+    return bitmap
+  end }
+end
+
+-- The intersection of expressions (each weighing `weights[i]` in the stored scores, 0 when not given).
+local function intersection(exprs, weights)
+  if #exprs == 1 and not weights then return exprs[1] end
+  local args = { 'ZINTERSTORE', tmp(), #exprs }
+  for _, e in ipairs(exprs) do args[#args + 1] = e.key end
+  args[#args + 1] = 'WEIGHTS'
+  for i = 1, #exprs do args[#args + 1] = weights and weights[i] or 0 end
+  redis.call(unpack(args))
+  local bitmap
+  return { key = expiring(args[2]), bitmap = function()
+    if not bitmap then bitmap = #exprs == 1 and exprs[1].bitmap() or bitop('AND', exprs) end
+    return bitmap
+  end }
+end
+
+-- Every live urn not in `matched` (an expression, or false for none).
+local function complement(matched)
   local dest = tmp()
-  unionInto(dest, keys, aggregate or 'MAX')
-  return dest
+  if matched then redis.call('ZDIFFSTORE', dest, 2, live, matched.key) else redis.call('ZUNIONSTORE', dest, 1, live) end
+  local bitmap
+  return { key = expiring(dest), bitmap = function()
+    if not bitmap then
+      -- live AND NOT matched == live XOR (live AND matched)
+      bitmap = tmp()
+      if matched then
+        redis.call('BITOP', 'AND', bitmap, P .. 'lb:', matched.bitmap())
+        redis.call('BITOP', 'XOR', bitmap, P .. 'lb:', bitmap)
+      else
+        redis.call('BITOP', 'OR', bitmap, P .. 'lb:')
+      end
+      expiring(bitmap)
+    end
+    return bitmap
+  end }
 end
 
 local function kwKey(field, lower) return P .. 'kw:' .. field .. '\0' .. lower end
 
--- Lower-cased values of a field matching a string condition (from the field's lexicon of values).
+-- Lower-cased values of a field matching a range or prefix condition, from the field's lexicon `vals:` (CONTAIN
+-- and END_WITH arrive resolved to the matching values by the service, condition EQUAL: engine.ts).
 local function matchingValues(field, condition, v)
   local vals = P .. 'vals:' .. field
-  local members
-  if condition == 'START_WITH' then members = redis.call('ZRANGEBYLEX', vals, '[' .. v, '[' .. v .. '\255')
-  elseif condition == 'GREATER_THAN' then members = redis.call('ZRANGEBYLEX', vals, '(' .. v, '+')
-  elseif condition == 'GREATER_THAN_OR_EQUAL_TO' then members = redis.call('ZRANGEBYLEX', vals, '[' .. v, '+')
-  elseif condition == 'LESS_THAN' then members = redis.call('ZRANGEBYLEX', vals, '-', '(' .. v)
-  elseif condition == 'LESS_THAN_OR_EQUAL_TO' then members = redis.call('ZRANGEBYLEX', vals, '-', '[' .. v)
-  else members = redis.call('ZRANGE', vals, 0, -1) end
-  local out = {}
-  for _, lower in ipairs(members) do
-    local ok = true
-    if condition == 'CONTAIN' then ok = string.find(lower, v, 1, true) ~= nil
-    elseif condition == 'END_WITH' then ok = #lower >= #v and string.sub(lower, -#v) == v end
-    if ok then out[#out + 1] = lower end
-  end
-  return out
+  if condition == 'START_WITH' then return redis.call('ZRANGEBYLEX', vals, '[' .. v, '[' .. v .. '\255') end
+  if condition == 'GREATER_THAN' then return redis.call('ZRANGEBYLEX', vals, '(' .. v, '+') end
+  if condition == 'GREATER_THAN_OR_EQUAL_TO' then return redis.call('ZRANGEBYLEX', vals, '[' .. v, '+') end
+  if condition == 'LESS_THAN' then return redis.call('ZRANGEBYLEX', vals, '-', '(' .. v) end
+  if condition == 'LESS_THAN_OR_EQUAL_TO' then return redis.call('ZRANGEBYLEX', vals, '-', '[' .. v) end
+  return {}
 end
 
 local NUMERIC_RANGE = {
@@ -79,49 +165,36 @@ local URN_RANGE = {
   LESS_THAN_OR_EQUAL_TO = function(v) return '-', '[' .. v end,
 }
 
--- The urn field has no postings: the live set lists every searchable urn in order (case kept).
-local function urnCriterionKey(condition, v)
+-- The urn field has no postings: the live set lists every searchable urn in order (case kept). CONTAIN and
+-- END_WITH arrive resolved to urns by the service (condition EQUAL).
+local function urnCriterion(condition, v)
   local dest = tmp()
-  if URN_RANGE[condition] then
-    local min, max = URN_RANGE[condition](v)
-    redis.call('ZRANGESTORE', dest, live, min, max, 'BYLEX')
-  else
-    local lower = string.lower(v)
-    for _, urn in ipairs(redis.call('ZRANGE', live, 0, -1)) do
-      local u = string.lower(urn)
-      local ok = (condition == 'CONTAIN' and string.find(u, lower, 1, true) ~= nil) or (condition == 'END_WITH' and #u >= #lower and string.sub(u, -#lower) == lower)
-      if ok then redis.call('ZADD', dest, 0, urn) end
-    end
-  end
-  redis.call('PEXPIRE', dest, 60000)
-  return dest
+  local min, max = URN_RANGE[condition](v)
+  redis.call('ZRANGESTORE', dest, live, min, max, 'BYLEX')
+  return leaf(expiring(dest))
 end
 
--- Key of the set of urns matching one criterion (false: nothing matches).
-local function criterionKey(field, condition, negated, numeric, values)
-  local keys = {}
+-- The set of urns matching one criterion (false: nothing matches).
+local function criterion(field, condition, negated, numeric, values)
+  local parts = {}
   for _, v in ipairs(values) do
     if field == 'urn' then
-      keys[#keys + 1] = urnCriterionKey(condition, v)
+      parts[#parts + 1] = urnCriterion(condition, v)
     elseif numeric and NUMERIC_RANGE[condition] then
       local min, max = NUMERIC_RANGE[condition](v)
       local dest = tmp()
       redis.call('ZRANGESTORE', dest, P .. 'num:' .. field, min, max, 'BYSCORE')
-      redis.call('PEXPIRE', dest, 60000)
-      keys[#keys + 1] = dest
+      -- Filters weigh nothing: scores to 0, so that matches come in urn order.
+      redis.call('ZUNIONSTORE', dest, 1, dest, 'WEIGHTS', 0)
+      parts[#parts + 1] = leaf(expiring(dest))
     elseif condition == 'EQUAL' then
-      keys[#keys + 1] = kwKey(field, v)
+      if redis.call('EXISTS', kwKey(field, v)) == 1 then parts[#parts + 1] = leaf(kwKey(field, v)) end
     else
-      for _, lower in ipairs(matchingValues(field, condition, v)) do keys[#keys + 1] = kwKey(field, lower) end
+      for _, lower in ipairs(matchingValues(field, condition, v)) do parts[#parts + 1] = leaf(kwKey(field, lower)) end
     end
   end
-  local matched = union(keys, 'MAX')
-  if negated == '1' then
-    local dest = tmp()
-    if matched then redis.call('ZDIFFSTORE', dest, 2, live, matched) else redis.call('ZUNIONSTORE', dest, 1, live) end
-    redis.call('PEXPIRE', dest, 60000)
-    return dest
-  end
+  local matched = union(parts, 'MAX')
+  if negated == '1' then return complement(matched) end
   return matched
 end
 
@@ -139,29 +212,21 @@ local function readCriteria()
   return list
 end
 
-
--- Reads the filter (group count, then a criteria list per group) and returns the key of the set of urns it
--- matches, or nil when there is no filter, or false when nothing can match.
+-- Reads the filter (group count, then a criteria list per group) and returns the set of urns it matches, or nil
+-- when there is no filter, or false when nothing can match.
 local function readFilter()
   local nGroups = tonumber(ARGV[pos]); pos = pos + 1
   if nGroups == 0 then return nil end
-  local groupKeys = {}
+  local groups = {}
   for _ = 1, nGroups do
-    local keys, empty = {}, false
+    local parts, empty = {}, false
     for _, c in ipairs(readCriteria()) do
-      local key = criterionKey(c.field, c.condition, c.negated, c.numeric, c.values)
-      if not key then empty = true else keys[#keys + 1] = key end
+      local set = criterion(c.field, c.condition, c.negated, c.numeric, c.values)
+      if not set then empty = true else parts[#parts + 1] = set end
     end
-    if not empty then
-      if #keys == 1 then groupKeys[#groupKeys + 1] = keys[1] else
-        local dest = tmp()
-        redis.call('ZINTERSTORE', dest, #keys, unpack(keys))
-        redis.call('PEXPIRE', dest, 60000)
-        groupKeys[#groupKeys + 1] = dest
-      end
-    end
+    if not empty then groups[#groups + 1] = intersection(parts) end
   end
-  return union(groupKeys, 'MAX')
+  return union(groups, 'MAX')
 end
 
 -- Deletes the temporary keys of this call.

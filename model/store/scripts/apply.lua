@@ -16,12 +16,25 @@
                                                            ZADD lexicon 0 name (and HSET hash name value)
              UNLINK  set member lexicon name [hash]        SREM set member; if the set is now empty, ZREM lexicon
                                                            name (and HDEL hash name)
-             ZLINK   zset score member lexicon name        ZADD zset score member; on its first member, ZADD
-                                                           lexicon 0 name
-             ZUNLINK zset member lexicon name              ZREM zset member; if the zset is now empty, ZREM
-                                                           lexicon name
-           Running the same ops twice leaves the same state; restating a document (remove, then add: restore
-           indices) re-lists a posting that lost its lexicon entry once the document is its only member.
+             ZLINK   zset score member lexicon name [hash value]  ZADD zset score member; on its first member,
+                                                           ZADD lexicon 0 name (and HSET hash name value)
+             ZUNLINK zset member lexicon name [hash]       ZREM zset member; if the zset is now empty, ZREM
+                                                           lexicon name (and HDEL hash name)
+           The native search engine's document numbers and bitmaps (model/search/native/documentOps.ts):
+             DOC     docs next free bitmap urn line        gives urn a document number (its own, else one from
+                                                           the free set, else INCR next), HSET docs urn
+                                                           `<number>|<line>`, SETBIT bitmap number 1
+             UNDOC   docs free bitmap urn                  SETBIT bitmap number 0, HDEL docs urn, SADD free number
+             POST    posting urn docs bitmap threshold kind  keeps `bitmap` (bit = document number) equal to the
+                                                           posting (kind `s` set, `z` sorted set) once it has
+                                                           `threshold` members: built whole when it first gets
+                                                           there, then urn's bit set or cleared as its membership
+                                                           is; dropped when the posting empties
+             TALLY   zset target member                    ZADD target <size of zset> member; ZREM target member
+                                                           when the zset is empty
+           Running the same ops twice leaves the same state (every op sets what it derives from the state it
+           reads); restating a document (remove, then add: restore indices) re-lists a posting that lost its
+           lexicon entry once the document is its only member.
 
   Returns  {1, newRev}  applied
            {0, rev}     this job was already applied to this entity (a retry): nothing done
@@ -43,6 +56,31 @@ local allowed = {
   HSET = true, HDEL = true, DEL = true, SADD = true, SREM = true, ZADD = true, ZREM = true, ZINCRBY = true,
   ZREMRANGEBYSCORE = true, XADD = true, HINCRBY = true, EXPIRE = true,
 }
+-- A document's number, from the docs hash (`<number>|<line>`), or nil.
+local function docNumber(docs, urn)
+  local v = redis.call('HGET', docs, urn)
+  if not v then return nil end
+  return tonumber(string.match(v, '^(%d+)'))
+end
+
+local function postingSize(posting, kind)
+  if kind == 'z' then return redis.call('ZCARD', posting) end
+  return redis.call('SCARD', posting)
+end
+
+-- Sets the bit of every member of a posting in a new bitmap (the posting reached its threshold).
+local function buildBitmap(posting, kind, docs, bitmap)
+  local members = kind == 'z' and redis.call('ZRANGE', posting, 0, -1) or redis.call('SMEMBERS', posting)
+  for c = 1, #members, 500 do
+    local chunk = {}
+    for j = c, math.min(c + 499, #members) do chunk[#chunk + 1] = members[j] end
+    local values = redis.call('HMGET', docs, unpack(chunk))
+    for _, v in ipairs(values) do
+      if v then redis.call('SETBIT', bitmap, tonumber(string.match(v, '^(%d+)')), 1) end
+    end
+  end
+end
+
 local i = 4
 local n = tonumber(ARGV[3])
 for _ = 1, n do
@@ -69,10 +107,44 @@ for _ = 1, n do
   elseif cmd == 'ZLINK' then
     if redis.call('ZADD', a[1], a[2], a[3]) == 1 and redis.call('ZCARD', a[1]) == 1 then
       redis.call('ZADD', a[4], 0, a[5])
+      if argc > 5 then redis.call('HSET', a[6], a[5], a[7]) end
     end
   elseif cmd == 'ZUNLINK' then
     redis.call('ZREM', a[1], a[2])
-    if redis.call('ZCARD', a[1]) == 0 then redis.call('ZREM', a[3], a[4]) end
+    if redis.call('ZCARD', a[1]) == 0 then
+      redis.call('ZREM', a[3], a[4])
+      if argc > 4 then redis.call('HDEL', a[5], a[4]) end
+    end
+  elseif cmd == 'DOC' then
+    local number = docNumber(a[1], a[5])
+    if not number then
+      number = tonumber(redis.call('SPOP', a[3]) or redis.call('INCR', a[2]))
+    end
+    redis.call('HSET', a[1], a[5], number .. '|' .. a[6])
+    redis.call('SETBIT', a[4], number, 1)
+  elseif cmd == 'UNDOC' then
+    local number = docNumber(a[1], a[4])
+    if number then
+      redis.call('SETBIT', a[3], number, 0)
+      redis.call('HDEL', a[1], a[4])
+      redis.call('SADD', a[2], number)
+    end
+  elseif cmd == 'POST' then
+    local size = postingSize(a[1], a[6])
+    if size == 0 then redis.call('DEL', a[4]) else
+      local number = docNumber(a[3], a[2])
+      if redis.call('EXISTS', a[4]) == 1 then
+        if number then
+          local member = a[6] == 'z' and redis.call('ZSCORE', a[1], a[2]) or (a[6] ~= 'z' and redis.call('SISMEMBER', a[1], a[2]) == 1)
+          redis.call('SETBIT', a[4], number, member and 1 or 0)
+        end
+      elseif size >= tonumber(a[5]) then
+        buildBitmap(a[1], a[6], a[3], a[4])
+      end
+    end
+  elseif cmd == 'TALLY' then
+    local size = redis.call('ZCARD', a[1])
+    if size == 0 then redis.call('ZREM', a[2], a[3]) else redis.call('ZADD', a[2], size, a[3]) end
   elseif allowed[cmd] then
     redis.call(cmd, unpack(a))
   else

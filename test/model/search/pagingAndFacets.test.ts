@@ -115,7 +115,7 @@ for (const { name, overrides } of engines) {
     const before = await search(svc, '*', 0, 100)
     const word = await search(svc, 'zebra', 0, 100)
     // Everything the engine indexes (documents, postings, the redisearch companions) but the module's schema hash.
-    for (const pattern of name === 'native' ? ['{*}:ix:*', '{*}:doc:*'] : ['{*}:doc:*', '{*}:idx:*:live', '{*}:idx:*:fv:*', '{*}:idx:*:fvals:*']) {
+    for (const pattern of name !== 'redisearch' ? ['{*}:ix:*', '{*}:doc:*'] : ['{*}:doc:*', '{*}:idx:*:live', '{*}:idx:*:fv:*', '{*}:idx:*:fvals:*']) {
       await deleteKeys(svc.gateway.model.redis, svc.config.keyPrefix, pattern)
     }
     assert.is((await search(svc, '*', 0, 100)).numEntities, 0)

@@ -5,7 +5,7 @@
   KEYS[1]  the live set of the type in the shard; every other key is named from ARGV[1] and ARGV[2], which carry
            the same shard hash tag (one slot)
   ARGV     1 index prefix P, 2 temporary key prefix, 3 query (normalized), 4 most entries to scan,
-           then the filter exactly as search-0.lua reads it (group count, criteria lists)
+           then the filter exactly as search-2.lua reads it (group count, criteria lists)
   Returns  {original, '1' if the whole value starts with the query else '0', ...} (distinct originals)
 ]]
 local P = ARGV[1]
@@ -14,7 +14,8 @@ local live = KEYS[1]
 local pos = 5
 -- @include filter.lua
 
-local filterKey = readFilter()
+local filterSet = readFilter()
+local filterKey = filterSet and filterSet.key or filterSet
 if filterKey then
   -- Materialize as a sorted set: membership is then one ZSCORE whatever the source type.
   local dest = tmp()

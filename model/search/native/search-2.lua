@@ -1,0 +1,175 @@
+--[[
+  Native search over one entity type's index in one shard (layout in documentOps.ts), in one atomic step.
+
+  KEYS[1]  the live set of the type in the shard (`P .. 'live:'`). The postings, lexicons and temporary keys the
+           query reaches are named from ARGV[1] and ARGV[2], which carry the same shard hash tag: every key is in
+           KEYS[1]'s slot (which postings a query reads is only known inside the script).
+  ARGV     1 index prefix P (`<prefix>{<shard tag>}:ix:<type>:`)
+           2 prefix for temporary keys (unique per call, in the shard; deleted before returning)
+           3 start, 4 count
+           5 word count, then per word: token, '1' if it is a prefix
+           then a criteria list of required criteria (AND), then the filter: group count, then per group a
+           criteria list (groups are OR-ed). A criteria list is: count, then per criterion:
+             field, condition, negated ('1'/'0'), numeric ('1'/'0'), value count, values (lower-cased)...
+           then facet count, facet fields..., then the most values a facet reports, then the largest result whose
+           facets are counted from its documents' facet lines (larger ones: bitmaps)
+  Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}}
+           Hits [start, start+count) ordered by relevance (sum of token scores) then urn; a hit's score is minus
+           its relevance (the ascending order of the result set). Facet values are original spellings; each facet
+           reports (at most maxFacetValues of) the field's most frequent values in the index, counted exactly in
+           the result.
+  Cost     bounded by the page and the facet values shown, not by the number of matches: paging is ZRANGE on a
+           posting (a query of one word, one value or one filter) or on the intersection of the query's sets (as
+           large as its smallest set), facets read at most
+           smallResult facet lines or one BITOP AND + BITCOUNT per shown value (bitmaps of N/8 bytes).
+]]
+local P = ARGV[1]
+local TMP = ARGV[2]
+local live = KEYS[1]
+local pos = 5
+-- @include filter.lua
+
+-- Sources of the final intersection with their weights. Token postings hold minus the relevance, so ascending
+-- order is best first with ties in urn order; filter sets weigh 0. Postings and filter sets only ever list live
+-- entities, so the live set is needed only when nothing else narrows the result.
+local sources, weights = {}, {}
+local nothing = false
+
+local nWords = tonumber(ARGV[pos]); pos = pos + 1
+for _ = 1, nWords do
+  local token, isPrefix = ARGV[pos], ARGV[pos + 1] == '1'
+  pos = pos + 2
+  local set
+  if isPrefix then
+    local expansions = redis.call('ZRANGEBYLEX', P .. 'toks:', '[' .. token, '[' .. token .. '\255', 'LIMIT', 0, 200)
+    local parts = {}
+    for i, t in ipairs(expansions) do parts[i] = leaf(P .. 'tok:' .. t) end
+    set = union(parts, 'MIN')
+  elseif redis.call('EXISTS', P .. 'tok:' .. token) == 1 then
+    set = leaf(P .. 'tok:' .. token)
+  end
+  if not set then nothing = true else
+    sources[#sources + 1] = set
+    weights[#weights + 1] = 1
+  end
+end
+
+for _, c in ipairs(readCriteria()) do
+  local set = criterion(c.field, c.condition, c.negated, c.numeric, c.values)
+  if not set then nothing = true else
+    sources[#sources + 1] = set
+    weights[#weights + 1] = 0
+  end
+end
+
+local filterSet = readFilter()
+if filterSet == false then nothing = true elseif filterSet then
+  sources[#sources + 1] = filterSet
+  weights[#weights + 1] = 0
+end
+
+local nFacets = tonumber(ARGV[pos]); pos = pos + 1
+local facetFields = {}
+for i = 1, nFacets do facetFields[i] = ARGV[pos + i - 1] end
+pos = pos + nFacets
+local maxFacetValues = tonumber(ARGV[pos])
+local smallResult = tonumber(ARGV[pos + 1])
+
+local result
+if nothing then
+  result = false
+elseif #sources == 0 then
+  result = leaf(live)
+elseif #sources == 1 then
+  -- One word, one criterion or one filter and nothing else: page through its set as it is.
+  result = sources[1]
+else
+  result = intersection(sources, weights)
+end
+
+-- The values a facet reports: its most frequent values in the index (fcnt:<field>, kept by the apply script),
+-- at most maxFacetValues; {lower -> count in the index} and the count of values the field has.
+local function candidates(field)
+  local key = P .. 'fcnt:' .. field
+  local list = redis.call('ZREVRANGE', key, 0, maxFacetValues - 1, 'WITHSCORES')
+  local out = {}
+  for i = 1, #list, 2 do out[#out + 1] = { list[i], tonumber(list[i + 1]) } end
+  return out
+end
+
+-- Facet buckets {original, count, ...} from counts by lower-cased value, in the order of `values`.
+local function buckets(field, values, countOf)
+  local out = {}
+  local shown = {}
+  for _, entry in ipairs(values) do
+    local n = countOf(entry)
+    if n > 0 then shown[#shown + 1] = { entry[1], n } end
+  end
+  if #shown == 0 then return out end
+  local lowers = {}
+  for i, e in ipairs(shown) do lowers[i] = e[1] end
+  local originals = redis.call('HMGET', P .. 'valo:' .. field, unpack(lowers))
+  for i, e in ipairs(shown) do
+    out[#out + 1] = originals[i] or e[1]
+    out[#out + 1] = e[2]
+  end
+  return out
+end
+
+-- Facet counts, bounded by the values shown rather than by the matches: a match-all reads the index's counts; a
+-- small result (at most smallResult urns) reads its documents' facet lines (docs:); a larger one ANDs its bitmap
+-- with each shown value's bitmap and counts the bits.
+local function countFacets(total)
+  local out = {}
+  local lines
+  if result.key ~= live and total <= smallResult then
+    lines = {}
+    local urns = redis.call('ZRANGE', result.key, 0, -1)
+    for c = 1, #urns, 500 do
+      local chunk = {}
+      for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
+      for _, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
+        if v then lines[#lines + 1] = string.match(v, '^%d+|(.*)$') end
+      end
+    end
+  end
+  local probe = result.key ~= live and not lines and tmp() or nil
+  for _, field in ipairs(facetFields) do
+    local values = candidates(field)
+    local countOf
+    if result.key == live then
+      countOf = function(entry) return entry[2] end
+    elseif lines then
+      local counts = {}
+      local prefix = field .. '\31'
+      for _, line in ipairs(lines) do
+        for part in string.gmatch(line, '[^\30]+') do
+          if string.sub(part, 1, #prefix) == prefix then
+            for value in string.gmatch(string.sub(part, #prefix + 1), '[^\31]+') do counts[value] = (counts[value] or 0) + 1 end
+          end
+        end
+      end
+      countOf = function(entry) return counts[entry[1]] or 0 end
+    else
+      local matched = result.bitmap()
+      countOf = function(entry)
+        redis.call('BITOP', 'AND', probe, matched, P .. 'bm:kw:' .. field .. '\0' .. entry[1])
+        return redis.call('BITCOUNT', probe)
+      end
+    end
+    out[#out + 1] = field
+    out[#out + 1] = buckets(field, values, countOf)
+  end
+  return out
+end
+
+local total, urns, facets = 0, {}, {}
+if result then
+  total = redis.call('ZCARD', result.key)
+  local start, count = tonumber(ARGV[3]), tonumber(ARGV[4])
+  if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1, 'WITHSCORES') end
+  if #facetFields > 0 and total > 0 then facets = countFacets(total) end
+end
+
+cleanup()
+return { total, urns, facets }
