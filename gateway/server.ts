@@ -12,7 +12,7 @@ import { readJsonBody } from './http/body.ts'
 import { isServiceFault, toCatalogError } from './http/errors.ts'
 import { checkQuery, stringParam } from './http/params.ts'
 import { answerClientError } from './http/clientErrors.ts'
-import { bodyChecker, type Query, type RouteSpec } from './http/route.ts'
+import { bodyChecker, type Method, type Query, type RouteSpec } from './http/route.ts'
 import { aspectsRoutes } from './routes/aspects.ts'
 import { configRoutes } from './routes/config.ts'
 import { entitiesRoutes } from './routes/entities.ts'
@@ -21,6 +21,10 @@ import { docsRoutes } from './routes/docs.ts'
 import { healthRoutes } from './routes/health.ts'
 import { requestSeconds, requestsTotal, watchQueueDepth } from './metrics.ts'
 import { operationsRoutes } from './routes/operations.ts'
+import { openapiEntityRoutes } from './routes/openapiEntities.ts'
+import { openapiScrollRoutes } from './routes/openapiScroll.ts'
+import { openapiRelationshipRoutes } from './routes/openapiRelationships.ts'
+import { openapiV1Routes } from './routes/openapiV1.ts'
 import { relationshipRoutes } from './routes/relationships.ts'
 import { searchRoutes } from './routes/search.ts'
 import { catalogRoutes } from './routes/catalog.ts'
@@ -28,7 +32,7 @@ import { uiRoutes } from './routes/ui.ts'
 
 /** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps)]
+  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps), ...openapiScrollRoutes(deps), ...openapiEntityRoutes(deps), ...openapiRelationshipRoutes(deps), ...openapiV1Routes(deps)]
   return [...api, ...docsRoutes(deps, api), ...uiRoutes(deps)]
 }
 
@@ -57,8 +61,18 @@ function urnOfBody(body: unknown): string | undefined {
   return typeof found === 'string' ? found : undefined
 }
 
-/** Mounts routes sharing a method and path, dispatching on `?action=`. */
-function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: string, routes: RouteSpec[]): void {
+/** The route of a wildcard group whose `match` accepts the wildcard's value, with the parameters it took. */
+function matchWildcard(routes: RouteSpec[], wildcard: string): { route: RouteSpec; params: Record<string, string> } | undefined {
+  for (const route of routes) {
+    const params = route.match?.(wildcard)
+    if (params) return { route, params }
+  }
+  return undefined
+}
+
+/** Mounts routes sharing a method and path, dispatching on `?action=` (or, for matching routes, on the wildcard's shape). */
+function mount(server: Server, deps: GatewayDeps, method: Method, path: string, routes: RouteSpec[]): void {
+  const matching = routes.some((r) => r.match)
   const byAction = new Map(routes.map((r) => [r.action, r]))
   const checkBody = new Map(routes.map((r) => [r, bodyChecker(r)]))
   const actions = routes.map((r) => r.action).filter((a): a is string => !!a)
@@ -69,7 +83,10 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
     try {
       const query = checkQuery((req.query ?? {}) as Record<string, unknown>)
       const action = actionOf(query)
-      const route = byAction.get(action) ?? (actions.length > 0 && action === undefined ? undefined : byAction.get(undefined))
+      const wildcard = (req.params as Record<string, string> | undefined)?.['*']
+      const matched = matching ? matchWildcard(routes, wildcard ?? '') : undefined
+      if (matching && !matched) throw new CatalogError('NOT_FOUND', `no route ${method} ${req.getPath()}`)
+      const route = matched?.route ?? byAction.get(action) ?? (actions.length > 0 && action === undefined ? undefined : byAction.get(undefined))
       if (!route) {
         throw fail('INVALID_REQUEST', action === undefined ? `${method} ${path} needs ?action= (one of: ${actions.join(', ')})` : `unknown action "${action}" on ${method} ${path}`,
           [{ path: 'action', message: `one of: ${actions.join(', ')}` }])
@@ -77,9 +94,8 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
       routeName = route.action ? `${method} ${path}?action=${route.action}` : routeName
       const actor = await authenticate(deps.model.config, deps.tokens, route.scope, req.headers)
       const body = checkBody.get(route)!(route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined)
-      const params: Record<string, string> = {}
-      const wildcard = (req.params as Record<string, string> | undefined)?.['*']
-      if (wildcard !== undefined) params[route.parameters?.find((p) => p.in === 'path')?.name ?? 'urn'] = wildcard
+      const params: Record<string, string> = { ...matched?.params }
+      if (wildcard !== undefined && !matched) params[route.parameters?.find((p) => p.in === 'path')?.name ?? 'urn'] = wildcard
       urn = params.urn ?? urnOfBody(body) ?? stringParam(query, 'urn')
       const reply = await route.handler({ query, params, body, headers: req.headers, actor })
       sendJson(res, reply.status ?? 200, reply.raw ?? JSON.stringify(reply.body), reply.headers, reply.contentType)
@@ -94,8 +110,8 @@ function mount(server: Server, deps: GatewayDeps, method: 'GET' | 'POST', path: 
       }
     }
   }
-  if (method === 'GET') server.get(path, handler)
-  else server.post(path, handler)
+  const mountOn = { GET: server.get, HEAD: server.head, POST: server.post, PATCH: server.patch, DELETE: server.del }[method]
+  mountOn.call(server, path, handler)
 }
 
 /** Builds the gateway; call `listen` on the result to serve. */
@@ -111,7 +127,7 @@ export function buildServer(deps: GatewayDeps, routes: RouteSpec[] = allRoutes(d
     }
   }
   for (const [key, group] of groups) {
-    const [method, path] = key.split(' ') as ['GET' | 'POST', string]
+    const [method, path] = key.split(' ') as [Method, string]
     mount(server, deps, method, path, group)
   }
   // Restify's own errors (no route, method not allowed, malformed URL): same body shape as ours.

@@ -11,7 +11,8 @@ import type { SystemMetadata, WriteCondition, WriteItem } from './jobs.ts'
 import { parsePatchDocument, PATCH_CONTENT_TYPE } from './patch/patchAspect.ts'
 import type { Registry } from './registry.ts'
 import { parseUrn, type ParsedUrn } from './urn.ts'
-import { cleanOrThrow, validateOrThrow } from './validate.ts'
+import { unknownFields, withoutNulls } from './schemaWalk.ts'
+import { validateOrThrow, validatorOf } from './validate.ts'
 
 export const SystemMetadataSchema = Type.Object({
   runId: Type.Optional(Type.String({ maxLength: 512 })),
@@ -51,18 +52,36 @@ function conditionOf(headers: Record<string, string> | undefined, aspect: string
   return condition.ifVersionMatch !== undefined || condition.ifNoneMatch ? condition : undefined
 }
 
-/** Validates an aspect value (already parsed) for `aspectName`; returns it cleaned of unknown fields. */
-export function checkAspectValue(registry: Registry, parsed: ParsedUrn, aspectName: string, value: unknown, where: string): unknown {
+/**
+ * Validates an aspect value (already parsed) for `aspectName` and answers it as it will be stored: a `null` in an
+ * optional field reads as absent (gone), everything else is kept as sent. The paths of fields the model does not
+ * know are pushed onto `unknown` (the write result lists them); the fields are kept (UNKNOWN_FIELDS=keep, the
+ * default), dropped (`drop`, as upstream does since 2025) or refused with a 400 naming them (`refuse`).
+ */
+export function checkAspectValue(registry: Registry, parsed: ParsedUrn, aspectName: string, value: unknown, where: string, unknown?: string[]): unknown {
   const spec = registry.aspectOf(parsed.entity, aspectName)
-  const clean = cleanOrThrow(spec.schema, value, 'INVALID_ASPECT', `${aspectName} does not match its schema`, where)
-  if (aspectName === parsed.entity.keyAspect && canonicalJson(clean) !== canonicalJson(parsed.key)) {
+  const present = withoutNulls(spec.schema, value)
+  validateOrThrow(spec.schema, present, 'INVALID_ASPECT', `${aspectName} does not match its schema`, where)
+  const extra = unknownFields(spec.schema, present).map((path) => `${where}${path}`)
+  if (extra.length > 0 && registry.unknownFields === 'refuse') {
+    throw fail('INVALID_ASPECT', `${aspectName} has fields its model does not know: ${extra.join(', ')}`,
+      extra.slice(0, 20).map((path) => ({ path, message: 'unknown field (UNKNOWN_FIELDS=refuse)' })))
+  }
+  unknown?.push(...extra)
+  const known = () => validatorOf(spec.schema).Clean(structuredClone(present))
+  if (aspectName === parsed.entity.keyAspect && canonicalJson(known()) !== canonicalJson(parsed.key)) {
     throw fail('INVALID_ASPECT', `the key aspect ${aspectName} must match the urn (${JSON.stringify(parsed.key)})`, [{ path: where, message: 'differs from the urn' }])
   }
-  return clean
+  return extra.length > 0 && registry.unknownFields === 'drop' ? known() : present
 }
 
-/** Turns a proposal into a write item, or throws a 400 naming what is wrong (paths start with `where`). */
-export function parseProposal(registry: Registry, raw: unknown, where = 'proposal'): WriteItem {
+/**
+ * Turns a proposal into a write item, or throws a 400 naming what is wrong (paths start with `where`). A `null` in
+ * an optional field of the proposal reads as absent. The paths of aspect fields the model does not know go onto
+ * `unknown`.
+ */
+export function parseProposal(registry: Registry, sent: unknown, where = 'proposal', unknown?: string[]): WriteItem {
+  const raw = withoutNulls(ProposalSchema, sent)
   // The urn first: an unknown entity type is the clearest thing to say about a proposal of another model.
   const rawUrn = (raw as { entityUrn?: unknown } | null)?.entityUrn
   if (typeof rawUrn === 'string') parseUrn(registry, rawUrn, `${where}.entityUrn`)
@@ -96,7 +115,7 @@ export function parseProposal(registry: Registry, raw: unknown, where = 'proposa
       } catch (err) {
         throw fail('INVALID_ASPECT', `${where}.aspect.value is not valid JSON: ${(err as Error).message}`, [{ path: `${where}.aspect.value`, message: 'not valid JSON' }])
       }
-      const clean = checkAspectValue(registry, parsed, spec.name, value, `${where}.aspect.value`)
+      const clean = checkAspectValue(registry, parsed, spec.name, value, `${where}.aspect.value`, unknown)
       return { op: 'upsert', ...base, aspects: [{ name: spec.name, value: clean }] }
     }
     case 'PATCH': {

@@ -57,8 +57,8 @@ function pathParamOf(route: Pick<RouteSpec, 'parameters'>): string {
 }
 
 /** The OpenAPI path key of a route: `*` becomes `{urn}` (or its declared path parameter), an action becomes `?action=<action>`. */
-export function openApiPath(route: Pick<RouteSpec, 'path' | 'action' | 'parameters'>): string {
-  const path = route.path.replace(/\*$/, `{${pathParamOf(route)}}`)
+export function openApiPath(route: Pick<RouteSpec, 'path' | 'action' | 'parameters' | 'docPath'>): string {
+  const path = route.docPath ?? route.path.replace(/\*$/, `{${pathParamOf(route)}}`)
   return route.action ? `${path}?action=${route.action}` : path
 }
 
@@ -71,7 +71,7 @@ function needsToken(route: RouteSpec, authEnabled: boolean): boolean {
 }
 
 function operation(route: RouteSpec, authEnabled: boolean): Json {
-  const wildcard = route.path.endsWith('*')
+  const wildcard = route.path.endsWith('*') && !route.docPath
   const declared = route.parameters ?? []
   const parameters = declared.map((p) => ({
     name: p.name, in: p.in, required: p.in === 'path' ? true : !!p.required, description: p.description,
@@ -87,7 +87,7 @@ function operation(route: RouteSpec, authEnabled: boolean): Json {
     response.content = { 'application/json': content }
   }
   const op: Json = {
-    operationId: [route.method.toLowerCase(), ...route.path.split('/').filter(Boolean).map((s) => (s === '*' ? pathParamOf(route) : s)), route.action].filter(Boolean).join('_'),
+    operationId: [route.method.toLowerCase(), ...(route.docPath?.replace(/[{}]/g, '') ?? route.path).split('/').filter(Boolean).map((s) => (s === '*' ? pathParamOf(route) : s)), route.action].filter(Boolean).join('_'),
     summary: route.summary,
     tags: [route.path.split('/')[1] ?? ''],
     description: [

@@ -69,3 +69,12 @@ export function intParam(query: Query, name: string, fallback: number | undefine
   }
   return n
 }
+
+/** A boolean parameter (`true`/`false`, any case); `fallback` when absent, 400 naming it otherwise. */
+export function boolParam(query: Query, name: string, fallback: boolean): boolean {
+  const value = stringParam(query, name)
+  if (value === undefined || value === '') return fallback
+  if (/^true$/i.test(value)) return true
+  if (/^false$/i.test(value)) return false
+  throw fail('INVALID_REQUEST', `query parameter "${name}" must be true or false`, [{ path: name, message: `got ${JSON.stringify(value)}` }])
+}

@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { TSchema } from 'typebox'
+import { withoutNulls } from '../../model/schemaWalk.ts'
 import { validateOrThrow, validatorOf } from '../../model/validate.ts'
 
 export type Query = Record<string, string | string[] | undefined>
@@ -39,9 +40,19 @@ export interface Reply {
  */
 export type Scope = 'public' | 'read' | 'write' | 'admin'
 
+/** The HTTP methods routes are mounted on. */
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE'
+
 export interface RouteSpec {
-  method: 'GET' | 'POST'
+  method: Method
   path: string
+  /**
+   * For routes sharing a wildcard path (`/openapi/v3/entity/*`): the path parameters this route takes from the
+   * wildcard's value, or null when the value is not its shape. The first route that matches answers.
+   */
+  match?: (wildcard: string) => Record<string, string> | null
+  /** The path the documentation shows when it differs from `path` (e.g. `/openapi/v3/entity/{entityName}/{urn}`). */
+  docPath?: string
   action?: string
   summary: string
   scope: Scope
@@ -62,7 +73,7 @@ export interface RouteSpec {
 
 /**
  * The body check of a route: compiles the route's schema now (once, at start-up) and answers a function that returns
- * the body when it matches, or throws a 400 INVALID_REQUEST naming every problem.
+ * the body when it matches (without the nulls of its optional fields), or throws a 400 INVALID_REQUEST naming every problem.
  */
 export function bodyChecker(route: RouteSpec): (body: unknown) => unknown {
   const schema = route.requestSchema
@@ -70,5 +81,6 @@ export function bodyChecker(route: RouteSpec): (body: unknown) => unknown {
   if (!schema) return (body) => (body === undefined && optional ? {} : body)
   validatorOf(schema)
   const message = route.requestError ?? `invalid ${route.action ?? `${route.method} ${route.path}`} request`
-  return (body) => validateOrThrow(schema, body === undefined && optional ? {} : body, 'INVALID_REQUEST', message)
+  // A null in an optional field is absent (upstream clients write them); in a required one it is a 400 naming it.
+  return (body) => validateOrThrow(schema, withoutNulls(schema, body === undefined && optional ? {} : body), 'INVALID_REQUEST', message)
 }

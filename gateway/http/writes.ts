@@ -26,6 +26,14 @@ export function itemError(error: ItemError): CatalogError {
   return new CatalogError(error.code as ErrorCode, error.message, error.details)
 }
 
+/**
+ * What a write result says of the aspect fields its model does not know (kept as sent under UNKNOWN_FIELDS=keep):
+ * `{unknownFields: [paths]}`, or nothing when there were none.
+ */
+export function unknownFieldsReport(paths: readonly string[] | undefined): { unknownFields?: string[] } {
+  return paths && paths.length > 0 ? { unknownFields: [...paths] } : {}
+}
+
 /** What one submission came to: per-item results (sync) or the queued writes (async). */
 export type Submitted = { mode: 'sync'; results: ItemResult[] } | { mode: 'async'; queued: QueuedWrite[]; writeIdOf: (position: number) => string }
 

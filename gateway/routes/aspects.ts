@@ -11,7 +11,7 @@ import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
 import { intParam, requiredParam } from '../http/params.ts'
 import type { RouteSpec } from '../http/route.ts'
-import { AsyncFlag, isAsync, itemError, submit } from '../http/writes.ts'
+import { AsyncFlag, isAsync, itemError, submit, unknownFieldsReport } from '../http/writes.ts'
 
 const MAX_BATCH = 10_000
 const DEFAULT_TIMESERIES_LIMIT = 10_000
@@ -44,12 +44,14 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
         response: { value: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)' },
       },
       handler: async (req) => {
-        const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal)
+        const unknown: string[] = []
+        const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal, 'proposal', unknown)
         const done = await submit(deps, [item], req.actor, isAsync(req.body))
-        if (done.mode === 'async') return { body: { value: item.urn, writeId: done.writeIdOf(0) } }
+        const reported = unknownFieldsReport(unknown)
+        if (done.mode === 'async') return { body: { value: item.urn, writeId: done.writeIdOf(0), ...reported } }
         const error = done.results[0]!.error
         if (error) throw itemError(error)
-        return { body: { value: item.urn } }
+        return { body: { value: item.urn, ...reported } }
       },
     },
     {
@@ -68,8 +70,9 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
         const positions: number[] = []
         proposals.forEach((raw, i) => {
           try {
-            const item = parseProposal(registry, raw, `proposals[${i}]`)
-            results.push({ index: i, urn: item.urn, status: 200 })
+            const unknown: string[] = []
+            const item = parseProposal(registry, raw, `proposals[${i}]`, unknown)
+            results.push({ index: i, urn: item.urn, status: 200, ...unknownFieldsReport(unknown) })
             items.push(item)
             positions.push(i)
           } catch (err) {
@@ -85,7 +88,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
               return
             }
             const error = done.results[k]!.error
-            if (error) results[i] = { index: i, urn: items[k]!.urn, status: itemError(error).status, error: itemError(error).toBody() }
+            if (error) results[i] = { index: i, urn: items[k]!.urn, status: itemError(error).status, error: itemError(error).toBody(), ...unknownFieldsReport(results[i]!.unknownFields as string[] | undefined) }
           })
         }
         const accepted = results.filter((r) => r.status === 200).length

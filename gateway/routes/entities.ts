@@ -8,6 +8,7 @@ import { parseUrn } from '../../model/urn.ts'
 import { IngestSchema, parseIngest, snapshotView } from '../../model/snapshot.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
+import { unknownFieldsReport } from '../http/writes.ts'
 
 export const DeleteBody = Type.Object({
   urn: Type.String({ description: 'the entity to delete' }),
@@ -30,9 +31,10 @@ export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
         response: {},
       },
       handler: async (req) => {
-        const item = parseIngest(registry, req.body)
+        const unknown: string[] = []
+        const item = parseIngest(registry, req.body, 'entity', unknown)
         await writer.submit([item], req.actor)
-        return { body: {} }
+        return { body: unknownFieldsReport(unknown) }
       },
     },
     {

@@ -13,12 +13,14 @@ import { matchedFields } from './matches.ts'
 import { mergeHits, mergeSuggestions } from './merge.ts'
 import { parseFilter, parseInput } from './query.ts'
 import { rankSuggestions, topSuggestions } from './suggest.ts'
+import { decodeScrollId, encodeScrollId, scrollPage, type ScrollOrder } from './scroll.ts'
 
 export const MAX_PAGE = 10_000
 
 export interface SearchRequest { entity: EntitySpec; input: string; start: number; count: number; filter?: unknown }
 export interface AutocompleteRequest { entity: EntitySpec; query: string; limit: number; filter?: unknown }
 export interface BrowseRequest { entity: EntitySpec; path: string; start: number; limit: number }
+export interface ScrollSearchRequest { entities: readonly EntitySpec[]; input: string; filter?: unknown; count: number; order: ScrollOrder; scrollId?: string }
 
 export class SearchService {
   private readonly redis: RedisClient
@@ -66,6 +68,19 @@ export class SearchService {
   /** The stored documents (`d`, field -> values) of `urns` (the commands go out together, per node). */
   private async documents(entity: EntitySpec, urns: readonly string[]): Promise<(string | null)[]> {
     return Promise.all(urns.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd').catch(() => null)))
+  }
+
+  /**
+   * The next page of a scroll over every match of `input` across `entities`, in urn order (model/search/scroll.ts):
+   * the page's urns and the scroll id of the next page (none once the scroll is over).
+   */
+  async scroll(req: ScrollSearchRequest): Promise<{ urns: string[]; scrollId?: string }> {
+    const scroll = { types: req.entities.map((e) => e.name), query: req.input, order: req.order }
+    const after = req.scrollId ? decodeScrollId(req.scrollId, scroll) : undefined
+    const targets = req.entities.map((entity) => ({ entity, text: parseInput(this.registry, entity, req.input), filter: parseFilter(this.registry, entity, req.filter) }))
+    const page = await scrollPage(this.engine, this.keys, { targets, count: Math.min(req.count, MAX_PAGE), order: req.order, after })
+    const last = page.urns[page.urns.length - 1]
+    return { urns: page.urns, ...(page.more && last !== undefined ? { scrollId: encodeScrollId({ ...scroll, after: last }) } : {}) }
   }
 
   /** Route 7's `value`. */

@@ -83,6 +83,6 @@ export function removeEntity(r: Replay, meta: SystemMetadata): number {
 /** The value a patch item writes (throws, changing nothing, when it cannot apply or its result is invalid). */
 export function patched(r: Replay, aspect: string, operations: Parameters<typeof patchValue>[3]): AspectWrite {
   const spec = r.registry.findAspect(aspect)!
-  const value = patchValue(aspect, spec.schema, r.change.latest.get(aspect)?.value, operations)
+  const value = patchValue(aspect, spec.schema, r.change.latest.get(aspect)?.value, operations, r.registry.urnPrefix)
   return { name: aspect, value: checkAspectValue(r.registry, r.parsed, aspect, value, `patched ${aspect}`) }
 }

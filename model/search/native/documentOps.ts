@@ -50,36 +50,37 @@ export function nativeDocumentOps(
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn])
   if (before && !after) ops.push(['ZREM', ix('live'), urn])
 
-  const tokenPost = (token: string): Op => ['POST', ix('tok', token), urn, docs, ix('bm', `tok:${token}`), String(bitmapMin), 'z']
+  // After a (Z)LINK or (Z)UNLINK of urn: its bit in the posting's bitmap (`bit` 1 or 0).
+  const post = (posting: string, bitmap: string, threshold: number, bit: '0' | '1'): Op => ['POST', posting, urn, docs, bitmap, String(threshold), bit]
   for (const [token] of old.tokens) {
-    if (!now.tokens.has(token)) ops.push(['ZUNLINK', ix('tok', token), urn, ix('toks'), token], tokenPost(token))
+    if (!now.tokens.has(token)) ops.push(['ZUNLINK', ix('tok', token), urn, ix('toks'), token], post(ix('tok', token), ix('bm', `tok:${token}`), bitmapMin, '0'))
   }
   for (const [token, score] of now.tokens) {
     // Minus the relevance: ascending order is then best first, ties in urn order (search-2.lua).
-    if (!old.tokens.has(token)) ops.push(['ZLINK', ix('tok', token), String(-score), urn, ix('toks'), token], tokenPost(token))
+    if (!old.tokens.has(token)) ops.push(['ZLINK', ix('tok', token), String(-score), urn, ix('toks'), token], post(ix('tok', token), ix('bm', `tok:${token}`), bitmapMin, '1'))
     else if (old.tokens.get(token) !== score) ops.push(['ZADD', ix('tok', token), String(-score), urn])
   }
-  const keywordOps = (kw: string): Op[] => {
+  const keywordOps = (kw: string, bit: '0' | '1'): Op[] => {
     const [field, lower] = kw.split(SEP) as [string, string]
     const posting = ix('kw', kw)
-    const post: Op = ['POST', posting, urn, docs, ix('bm', `kw:${kw}`), facets.has(field) ? '1' : String(bitmapMin), 'z']
-    return facets.has(field) ? [post, ['TALLY', posting, ix('fcnt', field), lower]] : [post]
+    const bitmap = post(posting, ix('bm', `kw:${kw}`), facets.has(field) ? 1 : bitmapMin, bit)
+    return facets.has(field) ? [bitmap, ['TALLY', posting, ix('fcnt', field), lower]] : [bitmap]
   }
   for (const kw of old.keywords.keys()) {
     if (now.keywords.has(kw)) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    ops.push(['ZUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...keywordOps(kw))
+    ops.push(['ZUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...keywordOps(kw, '0'))
   }
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
     // Facet buckets show original spellings; other fields need none.
     ops.push(facets.has(field) ? ['ZLINK', ix('kw', kw), '0', urn, ix('vals', field), lower, ix('valo', field), original] : ['ZLINK', ix('kw', kw), '0', urn, ix('vals', field), lower])
-    if (!old.keywords.has(kw)) ops.push(...keywordOps(kw))
+    if (!old.keywords.has(kw)) ops.push(...keywordOps(kw, '1'))
   }
-  const aliasPost = (alias: string): Op => ['POST', ix('kw', alias), urn, docs, ix('bm', `kw:${alias}`), String(bitmapMin), 'z']
-  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['ZREM', ix('kw', alias), urn], aliasPost(alias))
-  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['ZADD', ix('kw', alias), '0', urn], aliasPost(alias))
+  const aliasPost = (alias: string, bit: '0' | '1'): Op => post(ix('kw', alias), ix('bm', `kw:${alias}`), bitmapMin, bit)
+  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['ZREM', ix('kw', alias), urn], aliasPost(alias, '0'))
+  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['ZADD', ix('kw', alias), '0', urn], aliasPost(alias, '1'))
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])
   for (const [field, n] of now.numbers) if (old.numbers.get(field) !== n) ops.push(['ZADD', ix('num', field), String(n), urn])
   for (const s of old.suggestions) if (!now.suggestions.has(s)) ops.push(['ZREM', ix('ac'), s])

@@ -59,9 +59,10 @@ export class FtConnection {
 
   /**
    * What redis-om needs of a connection to create an index (it reads and writes the index's schema hash, whose
-   * name carries the same hash tag as the index).
+   * name carries the same hash tag as the index); `suffixTries` names the TAG fields of an index that get a suffix
+   * trie.
    */
-  omAdapter(): unknown {
+  omAdapter(suffixTries: (index: string) => ReadonlySet<string> = () => new Set()): unknown {
     return {
       get: (key: string) => this.raw(key, ['GET', key]),
       set: (key: string, value: string) => this.raw(key, ['SET', key, value], false),
@@ -70,7 +71,12 @@ export class FtConnection {
         return Promise.all(list.map((k) => this.raw(k, ['UNLINK', k], false)))
       },
       ft: {
-        create: (index: string, schema: unknown, options: unknown) => this.ft(FT.CREATE, index, schema, options),
+        create: (index: string, schema: Record<string, Record<string, unknown>>, options: unknown) => {
+          // WITHSUFFIXTRIE (RediSearch 2.6+), which redis-om does not know: on the fields `suffixTries` names.
+          const trie = suffixTries(index)
+          const fields = Object.fromEntries(Object.entries(schema).map(([f, d]) => [f, trie.has(f) ? { ...d, WITHSUFFIXTRIE: true } : d]))
+          return this.ft(FT.CREATE, index, fields, options)
+        },
         dropIndex: (index: string) => this.raw(index, ['FT.DROPINDEX', index], false),
       },
     }

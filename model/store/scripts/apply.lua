@@ -25,11 +25,11 @@
                                                            the free set, else INCR next), HSET docs urn
                                                            `<number>|<line>`, SETBIT bitmap number 1
              UNDOC   docs free bitmap urn                  SETBIT bitmap number 0, HDEL docs urn, SADD free number
-             POST    posting urn docs bitmap threshold kind  keeps `bitmap` (bit = document number) equal to the
-                                                           posting (kind `s` set, `z` sorted set) once it has
-                                                           `threshold` members: built whole when it first gets
-                                                           there, then urn's bit set or cleared as its membership
-                                                           is; dropped when the posting empties
+             POST    zset urn docs bitmap threshold bit    keeps `bitmap` (bit = document number) equal to the
+                                                           sorted set once it has `threshold` members: built whole
+                                                           when it first gets there, then urn's bit set to `bit`
+                                                           (1 after a ZLINK of urn, 0 after a ZUNLINK); dropped
+                                                           when the set empties
              TALLY   zset target member                    ZADD target <size of zset> member; ZREM target member
                                                            when the zset is empty
            Running the same ops twice leaves the same state (every op sets what it derives from the state it
@@ -56,21 +56,21 @@ local allowed = {
   HSET = true, HDEL = true, DEL = true, SADD = true, SREM = true, ZADD = true, ZREM = true, ZINCRBY = true,
   ZREMRANGEBYSCORE = true, XADD = true, HINCRBY = true, EXPIRE = true,
 }
--- A document's number, from the docs hash (`<number>|<line>`), or nil.
+-- A document's number, from the docs hash (`<number>|<line>`), or nil; remembered for this run (an entity's ops
+-- ask for its own number once per posting).
+local numbers = {}
 local function docNumber(docs, urn)
-  local v = redis.call('HGET', docs, urn)
-  if not v then return nil end
-  return tonumber(string.match(v, '^(%d+)'))
+  local key = docs .. '\0' .. urn
+  if numbers[key] == nil then
+    local v = redis.call('HGET', docs, urn)
+    numbers[key] = v and tonumber(string.match(v, '^(%d+)')) or false
+  end
+  return numbers[key] or nil
 end
 
-local function postingSize(posting, kind)
-  if kind == 'z' then return redis.call('ZCARD', posting) end
-  return redis.call('SCARD', posting)
-end
-
--- Sets the bit of every member of a posting in a new bitmap (the posting reached its threshold).
-local function buildBitmap(posting, kind, docs, bitmap)
-  local members = kind == 'z' and redis.call('ZRANGE', posting, 0, -1) or redis.call('SMEMBERS', posting)
+-- Sets the bit of every member of a sorted set in a new bitmap (the set reached its threshold).
+local function buildBitmap(posting, docs, bitmap)
+  local members = redis.call('ZRANGE', posting, 0, -1)
   for c = 1, #members, 500 do
     local chunk = {}
     for j = c, math.min(c + 499, #members) do chunk[#chunk + 1] = members[j] end
@@ -119,6 +119,7 @@ for _ = 1, n do
     local number = docNumber(a[1], a[5])
     if not number then
       number = tonumber(redis.call('SPOP', a[3]) or redis.call('INCR', a[2]))
+      numbers[a[1] .. '\0' .. a[5]] = number
     end
     redis.call('HSET', a[1], a[5], number .. '|' .. a[6])
     redis.call('SETBIT', a[4], number, 1)
@@ -128,18 +129,16 @@ for _ = 1, n do
       redis.call('SETBIT', a[3], number, 0)
       redis.call('HDEL', a[1], a[4])
       redis.call('SADD', a[2], number)
+      numbers[a[1] .. '\0' .. a[4]] = false
     end
   elseif cmd == 'POST' then
-    local size = postingSize(a[1], a[6])
+    local size = redis.call('ZCARD', a[1])
     if size == 0 then redis.call('DEL', a[4]) else
       local number = docNumber(a[3], a[2])
       if redis.call('EXISTS', a[4]) == 1 then
-        if number then
-          local member = a[6] == 'z' and redis.call('ZSCORE', a[1], a[2]) or (a[6] ~= 'z' and redis.call('SISMEMBER', a[1], a[2]) == 1)
-          redis.call('SETBIT', a[4], number, member and 1 or 0)
-        end
+        if number then redis.call('SETBIT', a[4], number, tonumber(a[6])) end
       elseif size >= tonumber(a[5]) then
-        buildBitmap(a[1], a[6], a[3], a[4])
+        buildBitmap(a[1], a[3], a[4])
       end
     end
   elseif cmd == 'TALLY' then

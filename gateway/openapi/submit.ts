@@ -1,0 +1,22 @@
+/**
+ * How v3 routes hand their items to the one write path (gateway/http/writes.ts): synchronously (answered once
+ * applied; the first item a worker refused becomes the answer's error) or asynchronously (answered 202 once
+ * queued). Async writes of a trace are remembered under its id, so write tracing can say they are still pending.
+ */
+import type { WriteItem } from '../../model/jobs.ts'
+import { WRITE_RECORD_SECONDS } from '../../model/jobs.ts'
+import type { GatewayDeps } from '../deps.ts'
+import { itemError, submit } from '../http/writes.ts'
+
+/** Submits `items`; resolves once applied (sync) or queued (async). */
+export async function writeV3(deps: GatewayDeps, items: WriteItem[], actor: string, asynchronous: boolean, traceId: string): Promise<void> {
+  if (items.length === 0) return
+  const done = await submit(deps, items, actor, asynchronous)
+  if (done.mode === 'async') {
+    const key = deps.model.keys.traceWrites(traceId)
+    await deps.model.redis.multi().sadd(key, ...done.queued.map((q) => q.id)).expire(key, WRITE_RECORD_SECONDS).exec()
+    return
+  }
+  const refused = done.results.find((r) => r.error)
+  if (refused?.error) throw itemError(refused.error)
+}
