@@ -5,7 +5,7 @@
 import { Type } from 'typebox'
 import { CatalogError, fail, type ErrorCode } from '../../model/errors.ts'
 import type { ItemError, ItemResult, WriteItem } from '../../model/jobs.ts'
-import type { QueuedWrite } from '../asyncWrites.ts'
+import type { QueuedWrite } from '../writer.ts'
 import type { GatewayDeps } from '../deps.ts'
 
 /** The body member upstream clients send: "true" / "false" (booleans accepted too); absent means false. */
@@ -40,7 +40,7 @@ export type Submitted = { mode: 'sync'; results: ItemResult[] } | { mode: 'async
 /** Submits `items` as the body asks (sync or async). */
 export async function submit(deps: GatewayDeps, items: WriteItem[], actor: string, asynchronous: boolean): Promise<Submitted> {
   if (!asynchronous) return { mode: 'sync', results: await deps.writer.submit(items, actor) }
-  const queued = await deps.asyncWriter.submit(items, actor, deps.writer.depths())
+  const queued = await deps.writer.submit(items, actor, { wait: false })
   const ids = new Map<number, string>()
   for (const q of queued) for (const i of q.positions) ids.set(i, q.id)
   return { mode: 'async', queued, writeIdOf: (i) => ids.get(i)! }

@@ -103,7 +103,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       summary: 'The outcome of an asynchronous write: queued, applying, applied (each item\'s changes or error) or failed; kept for a day',
       scope: 'read',
       parameters: [{ name: 'id', in: 'path', required: true, description: 'the writeId an async write answered' }],
-      handler: async (req) => ({ body: await deps.asyncWriter.status(req.params.id ?? '') }),
+      handler: async (req) => ({ body: await deps.writer.status(req.params.id ?? '') }),
     },
     {
       method: 'POST',

@@ -38,7 +38,7 @@ export function openapiV1Routes(deps: GatewayDeps): RouteSpec[] {
     const failedUrns = new Set<string>()
     let pending = false
     for (const id of ids) {
-      const status = await deps.asyncWriter.status(id).catch(() => undefined)
+      const status = await deps.writer.status(id).catch(() => undefined)
       if (!status) continue
       if (status.state === 'queued' || status.state === 'applying') pending = true
       if (status.state === 'failed') failedUrns.add('*')
