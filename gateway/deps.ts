@@ -2,14 +2,12 @@
 import type { TokenStore } from '../model/services/tokens.ts'
 import type { Logger } from '../model/log.ts'
 import type { Model } from '../model/services/runtime.ts'
-import type { AsyncWriter } from './asyncWrites.ts'
-import type { Writer } from './writeQueue.ts'
+import type { Writer } from './writer.ts'
 
 export interface GatewayDeps {
   model: Model
+  /** Writes answered once applied, or (`wait: false`, `"async": "true"`) once queued. */
   writer: Writer
-  /** Writes acknowledged once queued (`async: true`). */
-  asyncWriter: AsyncWriter
   log: Logger
   tokens: TokenStore
 }

@@ -22,6 +22,10 @@ import { docsRoutes } from './routes/docs.ts'
 import { healthRoutes } from './routes/health.ts'
 import { requestSeconds, requestsTotal, watchQueueDepth } from './metrics.ts'
 import { operationsRoutes } from './routes/operations.ts'
+import { openapiEntityRoutes } from './routes/openapiEntities.ts'
+import { openapiScrollRoutes } from './routes/openapiScroll.ts'
+import { openapiRelationshipRoutes } from './routes/openapiRelationships.ts'
+import { openapiV1Routes } from './routes/openapiV1.ts'
 import { relationshipRoutes } from './routes/relationships.ts'
 import { searchRoutes } from './routes/search.ts'
 import { catalogRoutes } from './routes/catalog.ts'
@@ -30,7 +34,7 @@ import { uiRoutes } from './routes/ui.ts'
 
 /** Every route of the API, in documentation order, then the documentation's own routes. */
 export function allRoutes(deps: GatewayDeps): RouteSpec[] {
-  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps), ...tokenRoutes(deps)]
+  const api = [...aspectsRoutes(deps), ...entitiesRoutes(deps), ...searchRoutes(deps), ...entitiesV2Routes(deps), ...relationshipRoutes(deps), ...operationsRoutes(deps), ...configRoutes(deps), ...healthRoutes(deps), ...catalogRoutes(deps), ...tokenRoutes(deps), ...openapiScrollRoutes(deps), ...openapiEntityRoutes(deps), ...openapiRelationshipRoutes(deps), ...openapiV1Routes(deps)]
   return [...api, ...docsRoutes(deps, api), ...uiRoutes(deps)]
 }
 
@@ -59,8 +63,18 @@ function urnOfBody(body: unknown): string | undefined {
   return typeof found === 'string' ? found : undefined
 }
 
-/** Mounts routes sharing a method and path, dispatching on `?action=`. */
+/** The route of a wildcard group whose `match` accepts the wildcard's value, with the parameters it took. */
+function matchWildcard(routes: RouteSpec[], wildcard: string): { route: RouteSpec; params: Record<string, string> } | undefined {
+  for (const route of routes) {
+    const params = route.match?.(wildcard)
+    if (params) return { route, params }
+  }
+  return undefined
+}
+
+/** Mounts routes sharing a method and path, dispatching on `?action=` (or, for matching routes, on the wildcard's shape). */
 function mount(server: Server, deps: GatewayDeps, method: Method, path: string, routes: RouteSpec[]): void {
+  const matching = routes.some((r) => r.match)
   const byAction = new Map(routes.map((r) => [r.action, r]))
   const checkBody = new Map(routes.map((r) => [r, bodyChecker(r)]))
   const checkQueryOf = new Map(routes.map((r) => [r, queryChecker(r.query)]))
@@ -73,7 +87,10 @@ function mount(server: Server, deps: GatewayDeps, method: Method, path: string, 
     try {
       const query = checkQuery((req.query ?? {}) as Record<string, unknown>)
       const action = actionOf(query)
-      const route = byAction.get(action) ?? (actions.length > 0 && action === undefined ? undefined : byAction.get(undefined))
+      const wildcard = (req.params as Record<string, string> | undefined)?.['*']
+      const matched = matching ? matchWildcard(routes, wildcard ?? '') : undefined
+      if (matching && !matched) throw new CatalogError('NOT_FOUND', `no route ${method} ${req.getPath()}`)
+      const route = matched?.route ?? byAction.get(action) ?? (actions.length > 0 && action === undefined ? undefined : byAction.get(undefined))
       if (!route) {
         throw fail('INVALID_REQUEST', action === undefined ? `${method} ${path} needs ?action= (one of: ${actions.join(', ')})` : `unknown action "${action}" on ${method} ${path}`,
           [{ path: 'action', message: `one of: ${actions.join(', ')}` }])
@@ -81,7 +98,8 @@ function mount(server: Server, deps: GatewayDeps, method: Method, path: string, 
       routeName = route.action ? `${method} ${path}?action=${route.action}` : routeName
       const { actor, granted } = await authenticate(deps.model.config, deps.tokens, route.scope, req.headers)
       const body = checkBody.get(route)!(route.body ? await readJsonBody(req, deps.model.config.maxBodyBytes) : undefined)
-      const params = checkPath.get(route)!((req.params as Record<string, string> | undefined)?.['*'])
+      // Routes with `match` took their path parameters from the wildcard's shape; plain wildcards are checked here.
+      const params = matched ? matched.params : checkPath.get(route)!(wildcard)
       const declared = checkQueryOf.get(route)!(query)
       urn = params.urn ?? urnOfBody(body) ?? stringParam(query, 'urn')
       const reply = await route.handler({ query: declared, params, body, headers: req.headers, actor, granted })
@@ -97,9 +115,8 @@ function mount(server: Server, deps: GatewayDeps, method: Method, path: string, 
       }
     }
   }
-  if (method === 'GET') server.get(path, handler)
-  else if (method === 'DELETE') server.del(path, handler)
-  else server.post(path, handler)
+  const mountOn = { GET: server.get, HEAD: server.head, POST: server.post, PATCH: server.patch, DELETE: server.del }[method]
+  mountOn.call(server, path, handler)
 }
 
 /** Builds the gateway; call `listen` on the result to serve. */

@@ -7,9 +7,7 @@ import { openModel, type Model } from '../model/services/runtime.ts'
 import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
 import type { GatewayDeps } from './deps.ts'
 import { buildServer } from './server.ts'
-import { AsyncWriter } from './asyncWrites.ts'
-import { withReferenceCleanup } from './referenceCleanup.ts'
-import { QueueWriter } from './writeQueue.ts'
+import { Writer } from './writer.ts'
 
 export interface RunningGateway {
   server: Server
@@ -23,11 +21,9 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   const queueConnection = connectForQueues(config, 'svc-gateway-queue')
   // The gateway admits writes, so it alone applies UNKNOWN_ASPECTS; workers store whatever it admitted.
   const model = await openModel(config, redis)
-  const queueWriter = new QueueWriter(config, queueConnection, model.keys)
-  await queueWriter.ready()
-  const writer = withReferenceCleanup(queueWriter, model)
-  const asyncWriter = new AsyncWriter(config, queueConnection, model.keys)
-  const deps: GatewayDeps = { model, writer, asyncWriter, log, tokens: new TokenStore(redis, model.keys) }
+  const writer = new Writer(config, queueConnection, model.keys)
+  await writer.ready()
+  const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys) }
   const server = buildServer(deps)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -41,7 +37,6 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await writer.close()
-      await asyncWriter.close()
       await model.engine.close?.()
       queueConnection.disconnect()
       redis.disconnect()

@@ -56,6 +56,8 @@ export interface Config {
   namespace: Namespace
   /** An aspect the registry does not know, of a known entity type: refused (400) or stored unindexed (UNKNOWN_ASPECTS). */
   unknownAspects: 'refuse' | 'store'
+  /** A field a known aspect's model does not declare: kept as sent, dropped (both reported), or refused (400) (UNKNOWN_FIELDS). */
+  unknownFields: 'keep' | 'drop' | 'refuse'
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -119,5 +121,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       protocolHeader: env.PROTOCOL_HEADER || CANONICAL_NAMESPACE.protocolHeader,
     }),
     unknownAspects: oneOf(env, 'UNKNOWN_ASPECTS', ['refuse', 'store'] as const, 'refuse'),
+    unknownFields: oneOf(env, 'UNKNOWN_FIELDS', ['keep', 'drop', 'refuse'] as const, 'keep'),
   }
 }

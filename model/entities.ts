@@ -152,7 +152,7 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyAspect: 'schemaFieldKey',
     keyFields: ['parent', 'fieldPath'],
     snapshot: `${SNAPSHOT}SchemaFieldSnapshot`,
-    aspects: ['schemafieldInfo', 'structuredProperties', 'status', 'deprecation', 'testResults'],
+    aspects: ['schemafieldInfo', 'structuredProperties', 'status', 'deprecation', 'testResults', 'documentation', 'businessAttributes'],
   },
   {
     name: 'glossaryNode',
@@ -311,5 +311,19 @@ export const BUILTIN_ENTITIES: readonly EntitySpec[] = [
     keyFields: ['id', 'entityType'],
     snapshot: `${SNAPSHOT}VersionSetSnapshot`,
     aspects: ['versionSetProperties'],
+  },
+  {
+    name: 'form',
+    keyAspect: 'formKey',
+    keyFields: ['id'],
+    snapshot: `${SNAPSHOT}FormSnapshot`,
+    aspects: ['formInfo', 'ownership', 'status'],
+  },
+  {
+    name: 'businessAttribute',
+    keyAspect: 'businessAttributeKey',
+    keyFields: ['id'],
+    snapshot: `${SNAPSHOT}BusinessAttributeSnapshot`,
+    aspects: ['businessAttributeInfo', 'ownership', 'status', 'institutionalMemory'],
   },
 ]

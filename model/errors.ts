@@ -36,6 +36,8 @@ export const ERRORS = {
   WRITE_NOT_CONFIRMED: { status: 503, message: 'the write was queued but not confirmed in time; it may still be applied' },
   NOT_REPLICATED: { status: 503, message: 'the write was applied on its primary but not acknowledged by enough replicas in time; retry it' },
   UNAVAILABLE: { status: 503, message: 'the backing store is unavailable' },
+  CLUSTER_DOWN: { status: 503, message: 'the Redis Cluster is failing over or does not serve every slot; retry later' },
+  SLOT_MOVING: { status: 503, message: 'the data this request needs is moving between cluster nodes; retry later' },
   INTERNAL: { status: 500, message: 'internal error' },
 } as const satisfies Record<string, ErrorEntry>
 

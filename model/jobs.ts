@@ -74,9 +74,16 @@ export interface ItemResult {
   error?: ItemError
 }
 
-/** A job's result, item by item. */
+/** A job a worker queued after applying another (the reference cleanup of a hard delete): its id and partition. */
+export interface FollowUp {
+  id: string
+  partition: number
+}
+
+/** A job's result, item by item, and the follow-up jobs it queued (a waiting gateway waits for them too). */
 export interface JobResult {
   results: ItemResult[]
+  followUps?: FollowUp[]
 }
 
 /** How long the outcome of an asynchronous write can be asked about (`GET /writes/<id>`). */

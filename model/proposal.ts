@@ -11,6 +11,7 @@ import type { SystemMetadata, WriteCondition, WriteItem } from './jobs.ts'
 import { parsePatchDocument, PATCH_CONTENT_TYPE } from './patch/patchAspect.ts'
 import type { Registry } from './registry.ts'
 import { parseUrn } from './urn.ts'
+import { withoutNulls } from './schemaWalk.ts'
 import { validateOrThrow } from './validate.ts'
 
 export const SystemMetadataSchema = Type.Object({
@@ -51,8 +52,13 @@ function conditionOf(headers: Record<string, string> | undefined, aspect: string
   return condition.ifVersionMatch !== undefined || condition.ifNoneMatch ? condition : undefined
 }
 
-/** Turns a proposal into a write item, or throws a 400 naming what is wrong (paths start with `where`). */
-export function parseProposal(registry: Registry, raw: unknown, where = 'proposal'): WriteItem {
+/**
+ * Turns a proposal into a write item, or throws a 400 naming what is wrong (paths start with `where`). A `null` in
+ * an optional field of the proposal reads as absent. The paths of aspect fields the model does not know go onto
+ * `unknown`.
+ */
+export function parseProposal(registry: Registry, sent: unknown, where = 'proposal', unknown?: string[]): WriteItem {
+  const raw = withoutNulls(ProposalSchema, sent)
   // The urn first: an unknown entity type is the clearest thing to say about a proposal of another model.
   const rawUrn = (raw as { entityUrn?: unknown } | null)?.entityUrn
   if (typeof rawUrn === 'string') parseUrn(registry, rawUrn, `${where}.entityUrn`)
@@ -86,7 +92,7 @@ export function parseProposal(registry: Registry, raw: unknown, where = 'proposa
       } catch (err) {
         throw fail('INVALID_ASPECT', `${where}.aspect.value is not valid JSON: ${(err as Error).message}`, [{ path: `${where}.aspect.value`, message: 'not valid JSON' }])
       }
-      const clean = checkAspectValue(registry, parsed, spec.name, value, `${where}.aspect.value`)
+      const clean = checkAspectValue(registry, parsed, spec.name, value, `${where}.aspect.value`, unknown)
       return { op: 'upsert', ...base, aspects: [{ name: spec.name, value: clean }] }
     }
     case 'PATCH': {

@@ -25,10 +25,18 @@ export interface SearchField {
 /** What happens to a proposal of an aspect the registry does not know, for a known entity type (UNKNOWN_ASPECTS). */
 export type UnknownAspectPolicy = 'refuse' | 'store'
 
+/** What happens to a field a known aspect's model does not declare (UNKNOWN_FIELDS). */
+export type UnknownFieldPolicy = 'keep' | 'drop' | 'refuse'
+
 /** Options of a registry besides its model. */
 export interface RegistryOptions {
   /** `refuse` (default): 400 UNKNOWN_ASPECT. `store`: stored, versioned, returned and logged, never indexed. */
   unknownAspects?: UnknownAspectPolicy
+  /**
+   * `keep` (default): stored and returned as sent, listed in the write result. `drop`: accepted, not stored, listed
+   * (upstream's behaviour since 2025). `refuse`: 400 naming the field.
+   */
+  unknownFields?: UnknownFieldPolicy
   /** The deployment's names (urn scheme word, record package, protocol header); canonical `svc` by default. */
   namespace?: Namespace
 }
@@ -60,12 +68,14 @@ export class Registry {
    */
   readonly lineage: { readonly upstream: readonly string[]; readonly downstream: readonly string[] }
   readonly unknownAspects: UnknownAspectPolicy
+  readonly unknownFields: UnknownFieldPolicy
   private readonly opaque = new Map<string, AspectSpec>()
 
   constructor(aspects: readonly AspectSpec[], entities: readonly EntitySpec[], options: RegistryOptions = {}) {
     this.namespace = options.namespace ?? CANONICAL_NAMESPACE
     this.urnPrefix = urnPrefixOf(this.namespace)
     this.unknownAspects = options.unknownAspects ?? 'refuse'
+    this.unknownFields = options.unknownFields ?? 'keep'
     for (const aspect of aspects) {
       this.aspectByName.set(aspect.name, aspect)
       this.aspectByRecord.set(aspect.recordName, aspect)

@@ -56,7 +56,7 @@ export function loadRegistry(path: string, options: RegistryOptions = {}): Regis
   return buildRegistry({ aspects, entities, extend: file.extend }, options)
 }
 
-/** The registry a deployment runs with: its registry file, namespace and unknown-aspect policy. */
-export function registryOf(config: Pick<Config, 'registryFile' | 'namespace' | 'unknownAspects'>): Registry {
-  return loadRegistry(config.registryFile, { namespace: config.namespace, unknownAspects: config.unknownAspects })
+/** The registry a deployment runs with: its registry file, namespace and unknown-aspect and unknown-field policies. */
+export function registryOf(config: Pick<Config, 'registryFile' | 'namespace' | 'unknownAspects' | 'unknownFields'>): Registry {
+  return loadRegistry(config.registryFile, { namespace: config.namespace, unknownAspects: config.unknownAspects, unknownFields: config.unknownFields })
 }

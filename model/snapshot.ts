@@ -10,6 +10,7 @@ import { checkAspectValue } from './aspectValue.ts'
 import { SystemMetadataSchema } from './proposal.ts'
 import type { Registry } from './registry.ts'
 import { parseUrn, type ParsedUrn } from './urn.ts'
+import { withoutNulls } from './schemaWalk.ts'
 import { validateOrThrow } from './validate.ts'
 
 export const SnapshotSchema = Type.Object({
@@ -24,8 +25,12 @@ export const IngestSchema = Type.Object({
   systemMetadata: Type.Optional(SystemMetadataSchema),
 })
 
-/** Turns an ingest body into a write item, or throws a 400 naming what is wrong. */
-export function parseIngest(registry: Registry, body: unknown, where = 'entity'): WriteItem {
+/**
+ * Turns an ingest body into a write item, or throws a 400 naming what is wrong; `null` in an optional field reads as
+ * absent, and the paths of aspect fields the model does not know go onto `unknown`.
+ */
+export function parseIngest(registry: Registry, sent: unknown, where = 'entity', unknown?: string[]): WriteItem {
+  const body = withoutNulls(IngestSchema, sent)
   validateOrThrow(IngestSchema, body, 'INVALID_REQUEST', 'the body is not a valid snapshot ingest', '')
   const { entity, systemMetadata } = body as { entity: { value: Record<string, Record<string, unknown>> }; systemMetadata?: SystemMetadata }
   const [recordName, snapshot] = Object.entries(entity.value)[0]!
@@ -49,7 +54,7 @@ export function parseIngest(registry: Registry, body: unknown, where = 'entity')
   }
   const aspects = items.map(([record, value, path]) => {
     const aspect = registry.aspectOfRecord(spec, record)
-    return { name: aspect.name, value: checkAspectValue(registry, parsed, aspect.name, value, path) }
+    return { name: aspect.name, value: checkAspectValue(registry, parsed, aspect.name, value, path, unknown) }
   })
   return { op: 'upsert', urn: parsed.urn, entityType: spec.name, aspects, systemMetadata }
 }

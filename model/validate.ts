@@ -60,8 +60,3 @@ export function validateOrThrow(schema: TSchema, value: unknown, code: ErrorCode
   }
   return value
 }
-
-/** Like validateOrThrow, and drops the properties the schema does not know (aspect values: unknown fields go). */
-export function cleanOrThrow(schema: TSchema, value: unknown, code: ErrorCode, message: string, prefix = ''): unknown {
-  return validatorOf(schema).Clean(validateOrThrow(schema, value, code, message, prefix))
-}

@@ -2,7 +2,7 @@
  * A local Redis Cluster for tests and benchmarks (test/runPass.ts, ops/bench/), from plain redis-server processes: `masters` masters with
  * `replicas` replicas each (`--cluster-enabled yes`), joined by `redis-cli --cluster create`, on free ports, under
  * a temporary folder. No Docker. Nodes can be killed and restarted (fault tests: a master dies, its replica takes
- * over).
+ * over). Nodes can be added and removed (ops/clusterGrowth.ts grows and shrinks it).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -29,6 +29,10 @@ export interface LocalCluster {
   kill(port: number): Promise<void>
   /** Starts the node on `port` again (it rejoins with its saved cluster state). */
   restart(port: number): Promise<void>
+  /** Starts one more (empty, not yet joined) node with the cluster's options; ops/clusterGrowth.ts joins it. */
+  addNode(): Promise<ClusterNode>
+  /** Forgets a node after it left the cluster (`redis-cli --cluster del-node` shuts it down). */
+  removeNode(port: number): Promise<void>
   /** Waits until every live node reports cluster_state:ok and every slot is served. */
   waitHealthy(timeoutMs?: number): Promise<void>
   stop(): Promise<void>
@@ -161,6 +165,22 @@ async function startOnce(options: ClusterOptions): Promise<LocalCluster> {
       const node = nodes.find((n) => n.port === port)!
       node.process = spawnNode(dir, port, options)
       await ping(port)
+    },
+    async addNode() {
+      const port = await freeClusterPort(new Set(nodes.flatMap((n) => [n.port, n.port + 10000])))
+      const node = { port, process: spawnNode(dir, port, options) }
+      nodes.push(node)
+      await ping(port, 30_000)
+      return node
+    },
+    async removeNode(port) {
+      const node = nodes.find((n) => n.port === port)!
+      if (node.process.exitCode === null && node.process.signalCode === null) {
+        const done = new Promise<void>((r) => node.process.once('exit', () => r()))
+        node.process.kill('SIGKILL')
+        await done
+      }
+      nodes.splice(nodes.indexOf(node), 1)
     },
     async waitHealthy(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs

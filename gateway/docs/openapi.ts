@@ -56,8 +56,8 @@ const errorResponse = (description: string) => ({ description, content: { 'appli
 const pathParamOf = (route: Pick<RouteSpec, 'pathParam'>): string => pathParamName(route.pathParam)
 
 /** The OpenAPI path key of a route: `*` becomes `{urn}` (or its declared path parameter), an action becomes `?action=<action>`. */
-export function openApiPath(route: Pick<RouteSpec, 'path' | 'action' | 'pathParam'>): string {
-  const path = route.path.replace(/\*$/, `{${pathParamOf(route)}}`)
+export function openApiPath(route: Pick<RouteSpec, 'path' | 'action' | 'pathParam' | 'docPath'>): string {
+  const path = route.docPath ?? route.path.replace(/\*$/, `{${pathParamOf(route)}}`)
   return route.action ? `${path}?action=${route.action}` : path
 }
 
@@ -78,7 +78,13 @@ function parameterOf(name: string, where: 'query' | 'path', required: boolean, s
 
 function operation(route: RouteSpec, authEnabled: boolean): Json {
   const parameters: Json[] = []
-  if (route.path.endsWith('*')) {
+  const declaredPath = (route.pathParam?.properties ?? {}) as Record<string, unknown>
+  if (route.docPath) {
+    // Routes sharing a wildcard (`match`): one path parameter per `{name}` of docPath, described by pathParam.
+    for (const [, name] of route.docPath.matchAll(/\{([^}]+)\}/g)) {
+      parameters.push(parameterOf(name!, 'path', true, declaredPath[name!] ?? { type: 'string' }))
+    }
+  } else if (route.path.endsWith('*')) {
     const [name, schema] = Object.entries(route.pathParam?.properties ?? { urn: { type: 'string', description: 'the urn (url-encoded)' } })[0]!
     parameters.push(parameterOf(name, 'path', true, schema))
   }
@@ -91,7 +97,7 @@ function operation(route: RouteSpec, authEnabled: boolean): Json {
     response.content = { 'application/json': content }
   }
   const op: Json = {
-    operationId: [route.method.toLowerCase(), ...route.path.split('/').filter(Boolean).map((s) => (s === '*' ? pathParamOf(route) : s)), route.action].filter(Boolean).join('_'),
+    operationId: [route.method.toLowerCase(), ...(route.docPath?.replace(/[{}]/g, '') ?? route.path).split('/').filter(Boolean).map((s) => (s === '*' ? pathParamOf(route) : s)), route.action].filter(Boolean).join('_'),
     summary: route.summary,
     tags: [route.path.split('/')[1] ?? ''],
     description: [

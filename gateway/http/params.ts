@@ -1,8 +1,8 @@
 /**
  * Query and path parameters, declared per route as TypeBox objects (`RouteSpec.query`, `RouteSpec.pathParam`) and
  * checked here, in one place, before the handler runs (as bodies are in route.ts). A query string has only
- * strings, so each declared parameter is first read by the kind of its schema: an integer (`start=10`), a list
- * (Rest.li 2.0 `List(a,b)`, repeated `a=x&a=y`, or comma-separated), an enumeration of upper-case words (matched
+ * strings, so each declared parameter is first read by the kind of its schema: an integer (`start=10`), a boolean
+ * (`true`/`false`, any case), a list (Rest.li 2.0 `List(a,b)`, repeated `a=x&a=y`, or comma-separated), an enumeration of upper-case words (matched
  * whatever the case: `direction=upstream`), or a string (the first when repeated); an empty value counts as absent,
  * and an absent one takes its schema's `default`. Then the values are validated against the schema: every problem
  * is a 400 INVALID_REQUEST naming the parameter.
@@ -73,6 +73,7 @@ function readParam(query: Query, name: string, schema: Json): unknown {
   const value = stringParam(query, name)
   if (value === undefined || value === '') return schema.default
   if (schema.type === 'integer') return /^-?\d+$/.test(value) && Number.isSafeInteger(Number(value)) ? Number(value) : value
+  if (schema.type === 'boolean') return /^(true|false)$/i.test(value) ? value.toLowerCase() === 'true' : value
   if (upperCaseWords(schema)) return value.toUpperCase()
   return value
 }

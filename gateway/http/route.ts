@@ -7,6 +7,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { TObject, TSchema } from 'typebox'
+import { withoutNulls } from '../../model/schemaWalk.ts'
 import { validateOrThrow, validatorOf } from '../../model/validate.ts'
 
 export type Query = Record<string, string | string[] | undefined>
@@ -42,13 +43,20 @@ export interface Reply {
  */
 export type Scope = 'public' | 'read' | 'write' | 'admin'
 
-/** The HTTP methods routes use. */
-export type Method = 'GET' | 'POST' | 'DELETE'
+/** The HTTP methods routes are mounted on. */
+export type Method = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE'
 
 export interface RouteSpec {
   method: Method
-  /** The mount path; a trailing `*` takes the path parameter (`pathParam`). */
+  /** The mount path; a trailing `*` takes the path parameter (`pathParam`, or `match` for shared wildcards). */
   path: string
+  /**
+   * For routes sharing a wildcard path (`/openapi/v3/entity/*`): the path parameters this route takes from the
+   * wildcard's value, or null when the value is not its shape. The first route that matches answers.
+   */
+  match?: (wildcard: string) => Record<string, string> | null
+  /** The path the documentation shows when it differs from `path` (e.g. `/openapi/v3/entity/{entityName}/{urn}`). */
+  docPath?: string
   action?: string
   summary: string
   scope: Scope
@@ -59,11 +67,19 @@ export interface RouteSpec {
   /** What a body that does not match requestSchema is told (the problems follow); a default names the route. */
   requestError?: string
   /**
+   * The body carries records as upstream's writers send them (proposals, snapshots): a `null` in an optional field
+   * is an absent field. Other routes take a `null` as the wrong type it is.
+   */
+  nullIsAbsent?: boolean
+  /**
    * Query parameters, one property each (descriptions and defaults included): read, validated and documented from
    * this schema (gateway/http/params.ts); the handler gets them typed in `req.query`.
    */
   query?: TObject
-  /** The path parameter of a wildcard route (`/entitiesV2/*`), as a one-property schema; default `{urn: string}`. */
+  /**
+   * The path parameter of a plain wildcard route (`/entitiesV2/*`), as a one-property schema; default `{urn: string}`.
+   * Routes with `match` take their path parameters from it instead.
+   */
   pathParam?: TObject
   responseSchema?: TSchema
   example?: { request?: unknown; response?: unknown }
@@ -74,7 +90,8 @@ export interface RouteSpec {
 
 /**
  * The body check of a route: compiles the route's schema now (once, at start-up) and answers a function that returns
- * the body when it matches, or throws a 400 INVALID_REQUEST naming every problem.
+ * the body when it matches (records: without the nulls of their optional fields), or throws a 400 INVALID_REQUEST
+ * naming every problem.
  */
 export function bodyChecker(route: RouteSpec): (body: unknown) => unknown {
   const schema = route.requestSchema
@@ -82,5 +99,7 @@ export function bodyChecker(route: RouteSpec): (body: unknown) => unknown {
   if (!schema) return (body) => (body === undefined && optional ? {} : body)
   validatorOf(schema)
   const message = route.requestError ?? `invalid ${route.action ?? `${route.method} ${route.path}`} request`
-  return (body) => validateOrThrow(schema, body === undefined && optional ? {} : body, 'INVALID_REQUEST', message)
+  // Records: a null in an optional field is absent (upstream's writers write them); in a required one a 400 naming it.
+  const read = route.nullIsAbsent ? (body: unknown) => withoutNulls(schema, body) : (body: unknown) => body
+  return (body) => validateOrThrow(schema, read(body === undefined && optional ? {} : body), 'INVALID_REQUEST', message)
 }

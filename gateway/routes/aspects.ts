@@ -11,7 +11,7 @@ import { parseUrn } from '../../model/urn.ts'
 import type { GatewayDeps } from '../deps.ts'
 import { checkHardDelete } from '../http/auth.ts'
 import type { RouteSpec } from '../http/route.ts'
-import { AsyncFlag, isAsync, itemError, submit } from '../http/writes.ts'
+import { AsyncFlag, isAsync, itemError, submit, unknownFieldsReport } from '../http/writes.ts'
 
 const MAX_BATCH = 10_000
 const DEFAULT_TIMESERIES_LIMIT = 10_000
@@ -43,18 +43,21 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       body: true,
       requestSchema: ProposalBody,
       requestError: 'the body must be {"proposal": {...}}',
+      nullIsAbsent: true,
       example: {
         request: { proposal: { entityType: 'dataset', entityUrn: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)', changeType: 'UPSERT', aspectName: 'status', aspect: { value: '{"removed":false}', contentType: 'application/json' } } },
         response: { value: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)' },
       },
       handler: async function ingestProposal(req) {
-        const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal)
+        const unknown: string[] = []
+        const item = parseProposal(registry, (req.body as { proposal: unknown }).proposal, 'proposal', unknown)
         checkHardDelete(deps.model.config, registry, req, item, 'proposal.changeType')
         const done = await submit(deps, [item], req.actor, isAsync(req.body))
-        if (done.mode === 'async') return { body: { value: item.urn, writeId: done.writeIdOf(0) } }
+        const reported = unknownFieldsReport(unknown)
+        if (done.mode === 'async') return { body: { value: item.urn, writeId: done.writeIdOf(0), ...reported } }
         const error = done.results[0]!.error
         if (error) throw itemError(error)
-        return { body: { value: item.urn } }
+        return { body: { value: item.urn, ...reported } }
       },
     },
     {
@@ -65,6 +68,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       scope: 'write',
       body: true,
       requestSchema: ProposalBatchBody,
+      nullIsAbsent: true,
       requestError: `the body must be {"proposals": [...]} with at most ${MAX_BATCH} items`,
       handler: async function ingestProposalBatch(req) {
         const proposals = (req.body as { proposals: unknown[] }).proposals
@@ -73,9 +77,10 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
         const positions: number[] = []
         proposals.forEach((raw, i) => {
           try {
-            const item = parseProposal(registry, raw, `proposals[${i}]`)
+            const unknown: string[] = []
+            const item = parseProposal(registry, raw, `proposals[${i}]`, unknown)
             checkHardDelete(deps.model.config, registry, req, item, `proposals[${i}].changeType`)
-            results.push({ index: i, urn: item.urn, status: 200 })
+            results.push({ index: i, urn: item.urn, status: 200, ...unknownFieldsReport(unknown) })
             items.push(item)
             positions.push(i)
           } catch (err) {
@@ -91,7 +96,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
               return
             }
             const error = done.results[k]!.error
-            if (error) results[i] = { index: i, urn: items[k]!.urn, status: itemError(error).status, error: itemError(error).toBody() }
+            if (error) results[i] = { index: i, urn: items[k]!.urn, status: itemError(error).status, error: itemError(error).toBody(), ...unknownFieldsReport(results[i]!.unknownFields as string[] | undefined) }
           })
         }
         const accepted = results.filter((r) => r.status === 200).length
@@ -104,7 +109,7 @@ export function aspectsRoutes(deps: GatewayDeps): RouteSpec[] {
       summary: 'The outcome of an asynchronous write: queued, applying, applied (each item\'s changes or error) or failed; kept for a day',
       scope: 'read',
       pathParam: Type.Object({ id: Type.String({ minLength: 1, description: 'the writeId an async write answered' }) }),
-      handler: async function readWriteOutcome(req) { return { body: await deps.asyncWriter.status(req.params.id!) } },
+      handler: async function readWriteOutcome(req) { return { body: await deps.writer.status(req.params.id!) } },
     },
     {
       method: 'POST',

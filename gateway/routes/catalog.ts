@@ -3,9 +3,11 @@
  * - `GET /registry`: the model this deployment runs with (entity types, their aspects, search fields and facets,
  *   relationship names), so pages are driven by the registry and a registry file's types need no UI change;
  * - `GET /versions/<urn>?aspect=`: the version history of one aspect (newest first, version 0 the latest);
- * - `GET /lineage/graph`: lineage with its edges, for drawing it (`GET /lineage` lists the entities alone).
+ * - `GET /lineage/graph`: lineage with its edges, for drawing it (`GET /lineage` lists the entities alone);
+ * - `GET /changes/recent`: the latest entries of the change log (the home page's "recently changed").
  */
 import { Type } from 'typebox'
+import { lastChanges } from '../../model/services/changeLog.ts'
 import { fail } from '../../model/errors.ts'
 import { edgeDirection, type LineageDirection } from '../../model/services/lineage.ts'
 import { parseUrn } from '../../model/urn.ts'
@@ -15,6 +17,7 @@ import type { RouteSpec } from '../http/route.ts'
 
 const MAX_VERSIONS = 100
 const MAX_GRAPH_NODES = 2000
+const MAX_CHANGES = 200
 
 const SearchFieldSchema = Type.Object({
   name: Type.String(), type: Type.String({ description: 'TEXT, KEYWORD, URN, BOOLEAN or COUNT' }),
@@ -26,6 +29,9 @@ export const LineageGraphQuery = Type.Object({
   direction: LineageDirectionParam,
   maxHops: Type.Optional(MaxHopsParam),
   types: Type.Optional(ListParam('relationship names to follow (default DownstreamOf)')),
+})
+export const RecentChangesQuery = Type.Object({
+  count: Type.Integer({ minimum: 1, maximum: MAX_CHANGES, default: 20, description: `entries (default 20, at most ${MAX_CHANGES})` }),
 })
 export const RegistryResponse = Type.Object({
   urnPrefix: Type.String({ description: 'e.g. urn:svc:' }),
@@ -56,8 +62,22 @@ export const LineageGraphResponse = Type.Object({
   truncated: Type.Boolean({ description: `more than ${MAX_GRAPH_NODES} entities: the walk stopped` }),
 })
 
+export const RecentChangesResponse = Type.Object({
+  changes: Type.Array(Type.Object({
+    urn: Type.String(), entityType: Type.String(), aspectName: Type.String(),
+    changeType: Type.String({ description: 'UPSERT, DELETE or RESTATE' }), created: Stamp,
+  }), { description: 'newest first, across every shard' }),
+})
+
+/** One change-log entry as `GET /changes/recent` lists it (a malformed `created` reads as time 0). */
+function recentChange(fields: Record<string, string>) {
+  let created = { time: 0, actor: '' }
+  try { created = { ...created, ...(JSON.parse(fields.created ?? '{}') as typeof created) } } catch { /* kept as time 0 */ }
+  return { urn: fields.entityUrn ?? '', entityType: fields.entityType ?? '', aspectName: fields.aspectName ?? '', changeType: fields.changeType ?? '', created }
+}
+
 export function catalogRoutes({ model }: GatewayDeps): RouteSpec[] {
-  const { registry, store, edges } = model
+  const { registry, store, edges, redis, keys } = model
   const registryBody = {
     urnPrefix: registry.urnPrefix,
     relationships: [...registry.relationshipNames],
@@ -147,6 +167,17 @@ export function catalogRoutes({ model }: GatewayDeps): RouteSpec[] {
         }
         const edgesOut = found.filter((e) => hopsOf.has(e.from) && hopsOf.has(e.to))
         return { body: { urn: parsed.urn, direction, maxHops, nodes, edges: edgesOut, truncated } }
+      },
+    },
+    {
+      method: 'GET', path: '/changes/recent', scope: 'read',
+      summary: 'The latest entries of the change log (every shard merged), newest first',
+      query: RecentChangesQuery,
+      responseSchema: RecentChangesResponse,
+      handler: async function readRecentChanges(req) {
+        const { count } = req.query as { count: number }
+        const { entries } = await lastChanges(redis, keys, count)
+        return { body: { changes: entries.reverse().slice(0, count).map((e) => recentChange(e.fields)) } }
       },
     },
   ]

@@ -9,6 +9,7 @@ import { IngestSchema, parseIngest, snapshotView } from '../../model/snapshot.ts
 import type { GatewayDeps } from '../deps.ts'
 import { checkHardDelete } from '../http/auth.ts'
 import type { RouteSpec } from '../http/route.ts'
+import { unknownFieldsReport } from '../http/writes.ts'
 
 export const DeleteBody = Type.Object({
   urn: Type.String({ description: 'the entity to delete' }),
@@ -26,14 +27,16 @@ export function entitiesRoutes({ model, writer }: GatewayDeps): RouteSpec[] {
       scope: 'write',
       body: true,
       requestSchema: IngestSchema,
+      nullIsAbsent: true,
       example: {
         request: { entity: { value: { 'com.svc.metadata.snapshot.TagSnapshot': { urn: 'urn:svc:tag:Engineering', aspects: [{ 'com.svc.tag.TagProperties': { name: 'Engineering', description: 'Owned by the Eng org.' } }] } } } },
         response: {},
       },
       handler: async function ingestSnapshot(req) {
-        const item = parseIngest(registry, req.body)
+        const unknown: string[] = []
+        const item = parseIngest(registry, req.body, 'entity', unknown)
         await writer.submit([item], req.actor)
-        return { body: {} }
+        return { body: unknownFieldsReport(unknown) }
       },
     },
     {

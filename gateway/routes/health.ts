@@ -2,14 +2,13 @@
  * Operational routes: `/health` (the process is alive; public), `/ready` (Redis answers and workers are present)
  * and `/metrics`; these two are read routes (with AUTH_ENABLED, Prometheus sends a bearer token).
  */
-import { Queue } from 'bullmq'
-import { queueName } from '../../model/jobs.ts'
+import { openQueue, type WriteQueue } from '../../model/writeQueues.ts'
 import { metricsText } from '../../model/metricsText.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
 
 export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
-  let probeQueue: Queue | undefined
+  let probeQueue: WriteQueue | undefined
   return [
     {
       method: 'GET', path: '/health', scope: 'public', summary: 'Liveness: the gateway process answers',
@@ -21,7 +20,7 @@ export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
         const checks: Record<string, unknown> = {}
         try {
           checks.redis = (await model.redis.ping()) === 'PONG'
-          probeQueue ??= new Queue(queueName(0), { connection: model.redis, prefix: model.keys.queuePrefix() })
+          probeQueue ??= openQueue(model.redis, model.keys, 0)
           checks.workers = await probeQueue.getWorkersCount()
         } catch (err) {
           checks.redis = false

@@ -1,5 +1,6 @@
 /** Routes 5, 6 and 7: `POST /entities?action=browse|search|autocomplete`. */
 import { Type } from 'typebox'
+import { SORT_WINDOW, SORTS } from '../../model/search/sort.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
 
@@ -13,6 +14,7 @@ export const SearchBody = Type.Object({
   start: Page('first hit (default 0)'),
   count: Page('hits per page (default 10, at most 10000)'),
   filter: Filter,
+  sort: Type.Optional(Type.Enum([...SORTS], { description: `relevance (default), name (A to Z) or lastChanged (newest first); the last two order the ${SORT_WINDOW} most relevant matches` })),
 })
 export const AutocompleteBody = Type.Object({
   query: Type.String(),
@@ -38,7 +40,7 @@ export function searchRoutes({ model }: GatewayDeps): RouteSpec[] {
       example: { request: { input: 'sample', entity: 'dataset', start: 0, count: 10 } },
       handler: async function runSearch(req) {
         const body = req.body as Type.Static<typeof SearchBody>
-        const value = await search.search({ entity: registry.entity(body.entity), input: body.input, start: body.start ?? 0, count: body.count ?? 10, filter: body.filter })
+        const value = await search.search({ entity: registry.entity(body.entity), input: body.input, start: body.start ?? 0, count: body.count ?? 10, filter: body.filter, sort: body.sort })
         return { body: { value } }
       },
     },

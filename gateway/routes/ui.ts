@@ -16,7 +16,7 @@ const UI_DIR = fileURLToPath(new URL('../ui/', import.meta.url))
 const ASSETS = '/svc/ui'
 
 /** The packages the page may load files of (from node_modules, wherever npm put them). */
-const VENDOR = ['preact', 'htm', 'elkjs', 'uplot', 'diff'] as const
+const VENDOR = ['preact', 'htm', 'elkjs', 'uplot', 'diff', 'marked', 'dompurify'] as const
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

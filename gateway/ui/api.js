@@ -46,8 +46,8 @@ let registryPromise
 export const registry = () => (registryPromise ??= call('GET', 'registry').catch((err) => { registryPromise = undefined; throw err }))
 export const forgetRegistry = () => { registryPromise = undefined }
 
-export const search = (entity, input, start, count, filter) =>
-  call('POST', 'entities?action=search', { input, entity, start, count, ...(filter ? { filter } : {}) }).then((r) => r.value)
+export const search = (entity, input, start, count, filter, sort) =>
+  call('POST', 'entities?action=search', { input, entity, start, count, ...(filter ? { filter } : {}), ...(sort ? { sort } : {}) }).then((r) => r.value)
 export const autocomplete = (entity, query, limit) =>
   call('POST', 'entities?action=autocomplete', { query, entity, limit }).then((r) => r.value)
 export const browse = (entity, path, start, limit) =>
@@ -73,3 +73,20 @@ export const relationships = (urn, direction, count = 200) =>
   call('GET', `relationships?urn=${enc(urn)}&direction=${direction}&count=${count}`)
 export const lineageGraph = (urn, direction, maxHops) =>
   call('GET', `lineage/graph?urn=${enc(urn)}&direction=${direction}&maxHops=${maxHops}`)
+export const recentChanges = (count = 20) => call('GET', `changes/recent?count=${count}`).then((r) => r.changes)
+/** A write through the public API (route 1), as any client makes it: a proposal, here a JSON patch, sent with
+ * If-Version-Match so an edit made from an older version is refused (412) instead of overwriting a newer one. */
+export const patchAspect = (entityType, urn, aspectName, operations, version) =>
+  call('POST', 'aspects?action=ingestProposal', {
+    proposal: {
+      entityType, entityUrn: urn, changeType: 'PATCH', aspectName,
+      aspect: { contentType: 'application/json-patch+json', value: JSON.stringify(operations) },
+      headers: { 'If-Version-Match': String(version ?? 0) },
+    },
+  })
+/** The latest value and version of one aspect (version 0 when it does not exist). */
+export async function aspectNow(urn, aspectName) {
+  const e = await call('GET', `entitiesV2/${enc(urn)}?aspects=${list([aspectName])}`)
+  const a = e.aspects?.[aspectName]
+  return { value: a?.value, version: Number(a?.systemMetadata?.version ?? 0), created: a?.created }
+}

@@ -1,4 +1,4 @@
-// The catalogue UI: a hash router over four pages (search, browse, entity, lineage), the header, and the token
+// The catalogue UI: a hash router over the pages (home, search, browse, entity, lineage, not found), the header, and the token
 // prompt shown whenever the service answers 401 (AUTH_ENABLED=true). Preact + htm, no build step.
 import { render } from 'preact'
 import { useEffect, useRef, useState } from 'preact/hooks'
@@ -11,6 +11,7 @@ const LAZY = {
   entity: () => import('./entity.js').then((m) => m.EntityPage),
   lineage: () => import('./lineage.js').then((m) => m.LineagePage),
   browse: () => import('./browse.js').then((m) => m.BrowsePage),
+  home: () => import('./home.js').then((m) => m.HomePage),
 }
 const loaded = {}
 function Lazy({ page, ...props }) {
@@ -75,12 +76,20 @@ function TokenDialog({ reason, onDone }) {
     </dialog>`
 }
 
+function NotFound({ route }) {
+  return html`
+    <h1>Not found</h1>
+    <p>There is no page at <code>#${route.key}</code>.</p>
+    <p><a href="#/">Home</a> · <a href="#/search">Search</a> · <a href="#/browse">Browse</a></p>`
+}
+
 function Header({ route, hasToken, onToken }) {
-  const current = (page) => (route.page === page || (page === 'search' && route.page === '') ? 'page' : undefined)
+  const current = (page) => (route.page === page ? 'page' : undefined)
   return html`
     <header class="top">
       <a class="brand" href="#/">svc-catalog</a>
       <nav aria-label="Main">
+        <a href="#/" aria-current=${current('')}>Home</a>
         <a href="#/search" aria-current=${current('search')}>Search</a>
         <a href="#/browse" aria-current=${current('browse')}>Browse</a>
         <a href="svc/docs">API docs</a>
@@ -114,7 +123,9 @@ function App() {
   else if (route.page === 'entity') page = html`<${Lazy} page="entity" key=${`${route.arg}#${generation}`} urn=${route.arg} params=${route.params} registry=${registry} />`
   else if (route.page === 'lineage') page = html`<${Lazy} page="lineage" key=${`${route.arg}#${generation}`} urn=${route.arg} params=${route.params} registry=${registry} />`
   else if (route.page === 'browse') page = html`<${Lazy} page="browse" key=${generation} type=${route.arg} params=${route.params} registry=${registry} />`
-  else page = html`<${SearchPage} key=${generation} params=${route.params} registry=${registry} />`
+  else if (route.page === 'search') page = html`<${SearchPage} key=${generation} params=${route.params} registry=${registry} />`
+  else if (route.page === '') page = html`<${Lazy} page="home" key=${generation} registry=${registry} />`
+  else page = html`<${NotFound} route=${route} />`
   return html`
     <${Header} route=${route} hasToken=${!!api.getToken()} onToken=${() => setAuthReason(' ')} />
     <main id="main">${page}</main>

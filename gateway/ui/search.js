@@ -1,9 +1,10 @@
-// Home and search: one box with autocomplete, results across every entity type the registry knows (one search
+// Search: one box with autocomplete, results across every entity type the registry knows (one search
 // request per type, in parallel), facets with counts (entity type, then the registry's facet fields), filter
 // conditions, paging. Everything is in the URL hash, so a search can be bookmarked and the back button works.
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks'
 import * as api from './api.js'
-import { Chips, ErrorBox, TypeBadge, UrnLinks, entityHref, html, humanize, isUrn, searchHref, summarize, urnLabel } from './util.js'
+import { markdownExcerpt } from './markdown.js'
+import { Chips, ErrorBox, TypeBadge, UrnLinks, entityHref, html, humanize, isUrn, searchHref, summarize, typeLabel, urnLabel } from './util.js'
 
 const PAGE = 10
 export const CONDITIONS = ['EQUAL', 'CONTAIN', 'START_WITH', 'END_WITH', 'GREATER_THAN', 'GREATER_THAN_OR_EQUAL_TO', 'LESS_THAN', 'LESS_THAN_OR_EQUAL_TO']
@@ -29,23 +30,33 @@ export function toFilter(filters) {
   return { or: [{ and }] }
 }
 
+export const SORTS = [['relevance', 'Relevance'], ['name', 'Name'], ['lastChanged', 'Last changed']]
+
+/** What a sort compares across types (the API sorts within one type): the name, or the newest aspect's time. */
+const sortKey = (sort, entity) => (sort === 'name'
+  ? summarize(entity).name.toLowerCase()
+  : Math.max(0, ...Object.values(entity?.aspects ?? {}).map((a) => a.created?.time ?? 0)))
+
 /** Runs a search over the entity types that have every filtered field; pages across types in registry order. */
-async function runSearch(registry, { q, type, filters, start }) {
+async function runSearch(registry, { q, type, filters, start, sort }) {
   const input = q.trim() || '*'
   const eligible = registry.entities.filter((e) => filters.every((f) => e.searchFields.some((s) => s.name === f.field)))
   const filter = toFilter(filters)
   const errors = []
   const one = async (e, from, count) => {
     try {
-      return await api.search(e.name, input, from, count, filter)
+      return await api.search(e.name, input, from, count, filter, sort === 'relevance' ? undefined : sort)
     } catch (err) {
       if (err.status === 401 || err.status === 403 || !err.status || err.status >= 500) throw err
       errors.push(err) // e.g. a field:value query on a field this type does not have
       return undefined
     }
   }
+  // Sorted across types: each type's first start+PAGE in that order, merged here by the same key.
+  const mergeSorted = !type && sort !== 'relevance'
   const first = await Promise.all(eligible.map((e) => {
     if (type) return one(e, e.name === type ? start : 0, e.name === type ? PAGE : 0)
+    if (mergeSorted) return one(e, 0, start + PAGE)
     return one(e, 0, start === 0 ? PAGE : 0)
   }))
   const byType = eligible.map((e, i) => ({ entity: e, result: first[i], total: first[i]?.numEntities ?? 0 }))
@@ -55,6 +66,13 @@ async function runSearch(registry, { q, type, filters, start }) {
     const mine = byType.find((t) => t.entity.name === type)
     urns = mine?.result?.entities ?? []
     total = mine?.total ?? 0
+  } else if (mergeSorted) {
+    total = byType.reduce((n, t) => n + t.total, 0)
+    const candidates = byType.flatMap((t) => t.result?.entities ?? [])
+    const all = candidates.length ? await api.entities(candidates) : {}
+    const keyed = candidates.map((urn) => ({ urn, key: sortKey(sort, all[urn] ?? { urn }) }))
+    keyed.sort((a, b) => (sort === 'name' ? (a.key < b.key ? -1 : a.key > b.key ? 1 : 0) : b.key - a.key) || (a.urn < b.urn ? -1 : 1))
+    urns = keyed.slice(start, start + PAGE).map((k) => k.urn)
   } else {
     total = byType.reduce((n, t) => n + t.total, 0)
     if (start === 0) {
@@ -189,7 +207,7 @@ function Result({ urn, entity, matched }) {
         ${s.platform ? html`<span class="platform">${s.platform}</span>` : null}
         ${s.origin ? html`<span class="origin">${s.origin}</span>` : null}
       </div>
-      ${s.description ? html`<p class="description">${s.description.length > 240 ? `${s.description.slice(0, 240)}…` : s.description}</p>` : null}
+      ${s.description ? html`<p class="description">${markdownExcerpt(s.description, 240)}</p>` : null}
       <div class="result-meta">
         ${s.owners.length ? html`<span>Owners: <${UrnLinks} urns=${s.owners.map((o) => o.urn)} label="Owners" /></span>` : null}
         <${Chips} urns=${s.tags} kind="tag" label="Tags" />
@@ -204,11 +222,13 @@ export function SearchPage({ params, registry }) {
   const type = params.get('type') ?? ''
   const filters = params.getAll('f').map(parseFilter)
   const start = Math.max(0, Number(params.get('start') ?? 0) || 0)
-  const state = { q, type, filters, start }
+  const sort = SORTS.some(([s]) => s === params.get('sort')) ? params.get('sort') : 'relevance'
+  const state = { q, type, filters, start, sort }
   const go = (change) => {
     const next = { ...state, start: 0, ...change }
-    location.hash = searchHref({ q: next.q, type: next.type, f: next.filters.map(formatFilter), start: next.start || undefined }).slice(1)
+    location.hash = searchHref({ q: next.q, type: next.type, f: next.filters.map(formatFilter), sort: next.sort === 'relevance' ? undefined : next.sort, start: next.start || undefined }).slice(1)
   }
+  const pageHref = (from) => searchHref({ q, type, f: params.getAll('f'), sort: sort === 'relevance' ? undefined : sort, start: from || undefined })
   const key = params.toString()
   // What is shown answers `done.key`: while another search runs, the page says it is busy (and dims the old one).
   const [done, setDone] = useState({})
@@ -250,7 +270,7 @@ export function SearchPage({ params, registry }) {
               <label for="etype-all">All types <span class="count">${data.byType.reduce((n, t) => n + t.total, 0)}</span></label></div>
             ${data.byType.filter((t) => t.total > 0 || t.entity.name === type).map((t) => html`
               <div class="facet-value"><input type="radio" name="etype" id=${`etype-${t.entity.name}`} checked=${type === t.entity.name} onChange=${() => go({ type: t.entity.name })} />
-                <label for=${`etype-${t.entity.name}`}>${humanize(t.entity.name)} <span class="count">${t.total}</span></label></div>`)}
+                <label for=${`etype-${t.entity.name}`}>${typeLabel(t.entity.name)} <span class="count">${t.total}</span></label></div>`)}
           </fieldset>
           ${[...data.facets].filter(([, b]) => b.size > 0).map(([name, buckets]) => html`
             <${FacetGroup} key=${name} title=${name} buckets=${buckets} selected=${(v) => isSelected(name, v)} onToggle=${(v) => toggle(name, v)}
@@ -261,13 +281,16 @@ export function SearchPage({ params, registry }) {
       <section class=${`results${loading ? ' stale' : ''}`} aria-label="Results" aria-busy=${loading ? 'true' : 'false'}>
         <${ErrorBox} error=${error} />
         ${data ? html`
-          <p class="result-count" role="status">${data.total === 0 ? 'No results' : `${start + 1}–${end} of ${data.total} results`}${data.q.trim() && data.q.trim() !== '*' ? ` for “${data.q}”` : ''}</p>
+          <div class="result-bar">
+            <p class="result-count" role="status">${data.total === 0 ? 'No results' : `${start + 1}–${end} of ${data.total} results`}${data.q.trim() && data.q.trim() !== '*' ? ` for “${data.q}”` : ''}</p>
+            <label>Sort by <select value=${sort} onChange=${(e) => go({ sort: e.currentTarget.value })}>${SORTS.map(([value, label]) => html`<option value=${value}>${label}</option>`)}</select></label>
+          </div>
           <ol class="result-list" start=${start + 1}>
             ${data.urns.map((urn) => html`<${Result} key=${urn} urn=${urn} entity=${data.details[urn]} matched=${data.matches.get(urn)} />`)}
           </ol>
           <nav class="pager" aria-label="Pages">
-            ${start > 0 ? html`<a href=${searchHref({ q, type, f: params.getAll('f'), start: Math.max(0, start - PAGE) || undefined })}>← Previous</a>` : null}
-            ${end < data.total ? html`<a href=${searchHref({ q, type, f: params.getAll('f'), start: start + PAGE })}>Next →</a>` : null}
+            ${start > 0 ? html`<a href=${pageHref(Math.max(0, start - PAGE))}>← Previous</a>` : null}
+            ${end < data.total ? html`<a href=${pageHref(start + PAGE)}>Next →</a>` : null}
           </nav>` : loading ? html`<p class="loading">Searching…</p>` : null}
       </section>
     </div>`

@@ -71,6 +71,20 @@ export const humanize = (name) => {
   return words.charAt(0).toUpperCase() + words.slice(1)
 }
 
+/** What people call the entity types (the registry's names are code names); others read as their words. */
+const TYPE_LABELS = {
+  corpuser: 'User', corpGroup: 'Group', mlModel: 'ML model', mlModelGroup: 'ML model group', mlModelDeployment: 'ML model deployment',
+  mlFeature: 'ML feature', mlFeatureTable: 'ML feature table', mlPrimaryKey: 'ML primary key', dataFlow: 'Pipeline', dataJob: 'Task',
+  dataProcessInstance: 'Process run', schemaField: 'Column', glossaryTerm: 'Glossary term', glossaryNode: 'Term group',
+  dataPlatform: 'Data platform', dataPlatformInstance: 'Platform instance', dataProduct: 'Data product', post: 'Announcement',
+  ownershipType: 'Ownership type', structuredProperty: 'Structured property', platformResource: 'Platform resource',
+  dataContract: 'Data contract', versionSet: 'Version set',
+}
+export const typeLabel = (name) => {
+  const known = Object.keys(TYPE_LABELS).find((k) => k.toLowerCase() === String(name).toLowerCase())
+  return known ? TYPE_LABELS[known] : humanize(name)
+}
+
 export const formatTime = (millis) => (typeof millis === 'number' && millis > 0 ? new Date(millis).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '')
 
 const NAME_FIELDS = ['displayName', 'fullName', 'name', 'title']
@@ -117,7 +131,7 @@ export const UrnLinks = ({ urns, label }) => (urns.length === 0 ? null : html`
 export const Chips = ({ urns, kind, label }) => (urns.length === 0 ? null : html`
   <ul class="chips" aria-label=${label}>${urns.map((urn) => html`<li>${hasPage(urn) ? html`<a class=${`chip ${kind}`} href=${entityHref(urn)} title=${urn}>${urnLabel(urn)}</a>` : html`<span class=${`chip ${kind}`} title=${urn}>${urnLabel(urn)}</span>`}</li>`)}</ul>`)
 
-export const TypeBadge = ({ type }) => html`<span class="badge">${humanize(type)}</span>`
+export const TypeBadge = ({ type }) => html`<span class="badge">${typeLabel(type)}</span>`
 
 export function ErrorBox({ error }) {
   if (!error) return null

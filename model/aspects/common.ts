@@ -62,6 +62,7 @@ export function TagAssociations(relationship: string, field: string): TSchema {
           searchable: { field, type: 'URN', facet: field === 'tags' },
         }),
         context: Type.Optional(Type.String()),
+        attribution: Type.Optional(MetadataAttribution),
       }),
     ),
   })
@@ -78,6 +79,7 @@ export function TermAssociations(relationship: string, field: string): TSchema {
         }),
         actor: Type.Optional(Urn()),
         context: Type.Optional(Type.String()),
+        attribution: Type.Optional(MetadataAttribution),
       }),
     ),
     auditStamp: Type.Optional(AuditStamp),

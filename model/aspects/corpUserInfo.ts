@@ -19,6 +19,8 @@ export const CorpUserInfo = Type.Object({
   lastName: Type.Optional(Type.String()),
   fullName: Name('fullName'),
   countryCode: Type.Optional(Type.String()),
+  /** Whether the user is a system user (upstream's current CorpUserInfo). */
+  system: Type.Optional(Type.Boolean()),
 })
 
 export const corpUserInfo = defineAspect('corpUserInfo', 'com.svc.identity.CorpUserInfo', CorpUserInfo)

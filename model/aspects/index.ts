@@ -101,12 +101,16 @@ import { versionInfo } from './versionInfo.ts'
 import { versionProperties } from './versionProperties.ts'
 import { versionSetProperties } from './versionSetProperties.ts'
 import { viewProperties } from './viewProperties.ts'
+import { businessAttributeInfo, businessAttributes } from './businessAttributeInfo.ts'
+import { documentation } from './documentation.ts'
+import { formInfo } from './formInfo.ts'
 import {
   datasetKey, chartKey, dashboardKey, corpUserKey, corpGroupKey, tagKey, glossaryTermKey, dataPlatformKey,
   containerKey, dataFlowKey, dataJobKey, dataProcessInstanceKey, schemaFieldKey, glossaryNodeKey, assertionKey,
   queryKey, postKey, domainKey, dataProductKey, platformResourceKey, dataPlatformInstanceKey, mlFeatureKey,
   mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey, notebookKey,
-  structuredPropertyKey, ownershipTypeKey, roleKey, incidentKey, dataContractKey, versionSetKey,
+  structuredPropertyKey, ownershipTypeKey, roleKey, incidentKey, dataContractKey, versionSetKey, formKey,
+  businessAttributeKey,
 } from './keys.ts'
 
 export const BUILTIN_ASPECTS: readonly AspectSpec[] = [
@@ -114,7 +118,8 @@ export const BUILTIN_ASPECTS: readonly AspectSpec[] = [
   containerKey, dataFlowKey, dataJobKey, dataProcessInstanceKey, schemaFieldKey, glossaryNodeKey, assertionKey,
   queryKey, postKey, domainKey, dataProductKey, platformResourceKey, dataPlatformInstanceKey, mlFeatureKey,
   mlPrimaryKeyKey, mlFeatureTableKey, mlModelKey, mlModelGroupKey, mlModelDeploymentKey, notebookKey,
-  structuredPropertyKey, ownershipTypeKey, roleKey, incidentKey, dataContractKey, versionSetKey,
+  structuredPropertyKey, ownershipTypeKey, roleKey, incidentKey, dataContractKey, versionSetKey, formKey,
+  businessAttributeKey, formInfo, businessAttributeInfo, businessAttributes, documentation,
   actors, assertionInfo, browsePaths, browsePathsV2, chartInfo, chartQuery, container, containerProperties,
   corpGroupEditableInfo, corpGroupInfo, corpUserEditableInfo, corpUserInfo, corpUserStatus, cost, dashboardInfo,
   dataContractProperties, dataContractStatus, dataFlowInfo, dataJobInfo, dataJobInputOutput, dataPlatformInfo,

@@ -8,6 +8,8 @@ export const InstitutionalMemory = Type.Object({
     url: Type.String(),
     description: Type.String(),
     createStamp: AuditStamp,
+    updateStamp: Type.Optional(AuditStamp),
+    settings: Type.Optional(Type.Object({ showInAssetPreview: Type.Optional(Type.Boolean({ default: false })) })),
   })),
 })
 

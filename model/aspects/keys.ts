@@ -136,3 +136,7 @@ export const versionSetKey = defineAspect('versionSetKey', `${KEY}VersionSetKey`
   id: Id(),
   entityType: Part({ field: 'versionedType', type: 'KEYWORD' }),
 }))
+
+export const formKey = defineAspect('formKey', `${KEY}FormKey`, Type.Object({ id: Id() }))
+
+export const businessAttributeKey = defineAspect('businessAttributeKey', `${KEY}BusinessAttributeKey`, Type.Object({ id: Id() }))

@@ -1,7 +1,7 @@
 /** A query (SQL statement) against data assets: its text, name, and who wrote it when. */
 import { Type } from 'typebox'
 import { defineAspect } from './aspect.ts'
-import { AuditStamp, Urn } from './common.ts'
+import { AuditStamp, StringMap, Urn } from './common.ts'
 
 export const QueryStatement = Type.Object({
   value: Type.String(),
@@ -9,6 +9,7 @@ export const QueryStatement = Type.Object({
 })
 
 export const QueryProperties = Type.Object({
+  customProperties: Type.Optional(StringMap),
   statement: QueryStatement,
   source: Type.Enum(['MANUAL', 'SYSTEM'], { searchable: { field: 'source', type: 'KEYWORD', facet: true } }),
   name: Type.Optional(Type.String({ searchable: { field: 'name', type: 'TEXT', boost: 10, queryByDefault: true, autocomplete: true } })),

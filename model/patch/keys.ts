@@ -26,11 +26,21 @@ export const ARRAY_KEYS: Readonly<Record<string, Readonly<Record<string, readonl
     'fields/*/glossaryTerms/terms': ['urn'],
   },
   subTypes: { typeNames: [] },
+  datasetProperties: { tags: [] },
+  dataJobInputOutput: { inputDatasetEdges: ['destinationUrn'], outputDatasetEdges: ['destinationUrn'], inputDatajobEdges: ['destinationUrn'] },
+  dataProcessInstanceInput: { inputEdges: ['destinationUrn'] },
+  dataProcessInstanceOutput: { outputEdges: ['destinationUrn'] },
+  chartInfo: { inputEdges: ['destinationUrn'] },
+  dashboardInfo: { chartEdges: ['destinationUrn'], datasetEdges: ['destinationUrn'] },
+  dataProductProperties: { assets: ['destinationUrn'] },
+  structuredProperties: { properties: ['propertyUrn'] },
+  testResults: { passing: ['test'], failing: ['test'] },
 }
 
 /** Arrays whose keyed form is not one level per key field, with their own conversion (upstream has the same few). */
 export const CUSTOM_FORMS: Readonly<Record<string, Readonly<Record<string, { toMap: (array: unknown) => unknown; fromMap: (map: unknown) => unknown }>>>> = {
   upstreamLineage: { fineGrainedLineages: { toMap: fineGrainedToMap, fromMap: fineGrainedFromMap } },
+  dataJobInputOutput: { fineGrainedLineages: { toMap: fineGrainedToMap, fromMap: fineGrainedFromMap } },
 }
 
 /** The key fields of the array at `path` of `aspect`, or undefined when it is not listed. */

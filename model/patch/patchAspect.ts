@@ -1,13 +1,13 @@
 /**
  * PATCH of one aspect, pure: the patch document as upstream clients send it (a JSON array of RFC 6902 operations,
  * or `{"patch": [...]}` as newer clients may), checked at the gateway; applied by the worker to the latest value
- * (or the aspect's empty value) in the keyed form upstream's paths address. Failures are catalogue errors naming the
+ * (or, when the aspect is absent, its template: model/patch/templates.ts) in the keyed form upstream's paths address. Failures are catalogue errors naming the
  * operation; the caller validates the result against the aspect's schema.
  */
 import { fail, type CatalogError } from '../errors.ts'
 import { applyPatch, PATCH_OPS, PatchFailure, type PatchOperation } from './apply.ts'
-import { emptyValue } from './empty.ts'
 import { fromKeyed, toKeyed } from './keyed.ts'
+import { templateOf, withoutUnusedTemplateFields } from './templates.ts'
 
 /** Content types a patch may be sent with (upstream sends `application/json-patch+json`). */
 export const PATCH_CONTENT_TYPE = /^application\/(json-patch\+)?json\b/i
@@ -32,9 +32,12 @@ export function parsePatchDocument(document: unknown, where: string): PatchOpera
   return ops as PatchOperation[]
 }
 
-/** The patched value of aspect `aspect` (schema `schema`) from `current` (undefined: the aspect does not exist). */
-export function patchValue(aspect: string, schema: unknown, current: unknown, operations: readonly PatchOperation[]): unknown {
-  const start = toKeyed(aspect, current === undefined ? emptyValue(schema) : current, schema)
+/**
+ * The patched value of aspect `aspect` (schema `schema`) from `current` (undefined: the aspect does not exist; its
+ * template's urns start with `urnPrefix`, the deployment's).
+ */
+export function patchValue(aspect: string, schema: unknown, current: unknown, operations: readonly PatchOperation[], urnPrefix = 'urn:svc:'): unknown {
+  const start = toKeyed(aspect, current === undefined ? templateOf(aspect, schema, urnPrefix) : current, schema)
   let patched: unknown
   try {
     patched = applyPatch(start, operations)
@@ -42,7 +45,8 @@ export function patchValue(aspect: string, schema: unknown, current: unknown, op
     if (!(err instanceof PatchFailure)) throw err
     throw patchFailed(aspect, err)
   }
-  return fromKeyed(aspect, patched, schema)
+  const value = fromKeyed(aspect, patched, schema)
+  return current === undefined ? withoutUnusedTemplateFields(aspect, schema, value) : value
 }
 
 function patchFailed(aspect: string, err: PatchFailure): CatalogError {

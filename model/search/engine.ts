@@ -37,6 +37,8 @@ export interface SearchEngine {
   purgeOps(entity: EntitySpec, urn: string): Op[]
   /** Creates whatever index structures must exist before writes, in every shard (idempotent). */
   ensureIndexes(): Promise<void>
+  /** Optional: records that a full rebuild (`restore --rebuild`) brought the index to this version's format. */
+  markRebuilt?(): Promise<void>
   /** One shard's hits [from, from+size) in (score descending, urn ascending) order, its total and facets. */
   searchShard(shard: number, query: SearchQuery, from: number, size: number): Promise<ShardHits>
   /**
@@ -45,6 +47,12 @@ export interface SearchEngine {
    * start+count (a deep page); null when the query is not one.
    */
   matchAllPage?(query: SearchQuery, start: number, count: number): Promise<string[] | null>
+  /**
+   * Up to `limit` urns of `entity`'s searchable (live) documents in one shard, in urn order (code units, as Redis
+   * sorts members) strictly after `after` (from the first when undefined); `descending`: in reverse order, strictly
+   * before `after`. A range read of an ordered set: scroll (model/search/scroll.ts) pages with it.
+   */
+  urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]>
   /** One shard's autocomplete candidates (distinct values). */
   autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]>
   /** Key patterns of everything the engine indexes, for a full rebuild (restore indices). */

@@ -12,13 +12,17 @@ import { MAX_FACET_VALUES } from './limits.ts'
 import { matchedFields } from './matches.ts'
 import { mergeHits, mergeSuggestions } from './merge.ts'
 import { parseFilter, parseInput } from './query.ts'
+import type { Facet, SearchQuery } from './types.ts'
+import { SORT_WINDOW, lastChanged, sortName, sortUrns, type SortOrder } from './sort.ts'
 import { rankSuggestions, topSuggestions } from './suggest.ts'
+import { decodeScrollId, encodeScrollId, scrollPage, type ScrollOrder } from './scroll.ts'
 
 export const MAX_PAGE = 10_000
 
-export interface SearchRequest { entity: EntitySpec; input: string; start: number; count: number; filter?: unknown }
+export interface SearchRequest { entity: EntitySpec; input: string; start: number; count: number; filter?: unknown; sort?: SortOrder }
 export interface AutocompleteRequest { entity: EntitySpec; query: string; limit: number; filter?: unknown }
 export interface BrowseRequest { entity: EntitySpec; path: string; start: number; limit: number }
+export interface ScrollSearchRequest { entities: readonly EntitySpec[]; input: string; filter?: unknown; count: number; order: ScrollOrder; scrollId?: string }
 
 export class SearchService {
   private readonly redis: RedisClient
@@ -39,6 +43,7 @@ export class SearchService {
     const filter = parseFilter(this.registry, req.entity, req.filter)
     const count = Math.min(req.count, MAX_PAGE)
     const query = { entity: req.entity, text, filter, start: req.start, count }
+    if (req.sort && req.sort !== 'relevance') return this.sorted(req, query, req.sort)
     // One shard answers the page itself; several each answer their first start+count, merged in one order (or,
     // for a match-all the engine pages across shards itself, only their totals and facets).
     const single = this.keys.shards === 1
@@ -47,6 +52,31 @@ export class SearchService {
       this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : page ? 0 : req.start + count)))
     const merged = mergeHits(shards, req.start, count, MAX_FACET_VALUES)
     const hits = page ? { ...merged, urns: page } : merged
+    return this.answer(req, query, hits)
+  }
+
+  /** A page in another order than relevance: the SORT_WINDOW most relevant matches re-ordered (model/search/sort.ts). */
+  private async sorted(req: SearchRequest, query: SearchQuery, order: Exclude<SortOrder, 'relevance'>) {
+    const shards = await Promise.all(this.keys.allShards().map((shard) => this.engine.searchShard(shard, query, 0, SORT_WINDOW)))
+    const window = mergeHits(shards, 0, SORT_WINDOW, MAX_FACET_VALUES)
+    let keyOf: (urn: string) => string | number
+    if (order === 'name') {
+      const names = [...this.registry.searchFields(req.entity).values()].filter((f) => f.autocomplete).map((f) => f.name)
+      const docs = await this.documents(req.entity, window.urns)
+      const byUrn = new Map(window.urns.map((urn, i) => [urn, sortName(urn, docs[i] ? JSON.parse(docs[i]!) as Record<string, string[]> : null, names)]))
+      keyOf = (urn) => byUrn.get(urn)!
+    } else {
+      const envelopes = await Promise.all(window.urns.map((urn) => this.redis.hvals(this.keys.latest(urn)).catch(() => [] as string[])))
+      const byUrn = new Map(window.urns.map((urn, i) => [urn, lastChanged(envelopes[i]!)]))
+      keyOf = (urn) => byUrn.get(urn)!
+    }
+    const urns = sortUrns(window.urns, order, keyOf).slice(query.start, query.start + query.count)
+    return this.answer(req, query, { ...window, urns })
+  }
+
+  /** Route 6's `value` for a page of hits: matched fields read from the hits' documents. */
+  private async answer(req: SearchRequest, query: SearchQuery, hits: { total: number; urns: string[]; facets: Facet[] }) {
+    const { text, count } = query
     const docs = await this.documents(req.entity, hits.urns)
     const fields = this.registry.searchFields(req.entity)
     const matches = hits.urns.map((_, i) => ({ matchedFields: matchedFields(text, fields, docs[i] ? JSON.parse(docs[i]!) as Record<string, string[]> : {}) }))
@@ -66,6 +96,19 @@ export class SearchService {
   /** The stored documents (`d`, field -> values) of `urns` (the commands go out together, per node). */
   private async documents(entity: EntitySpec, urns: readonly string[]): Promise<(string | null)[]> {
     return Promise.all(urns.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd').catch(() => null)))
+  }
+
+  /**
+   * The next page of a scroll over every match of `input` across `entities`, in urn order (model/search/scroll.ts):
+   * the page's urns and the scroll id of the next page (none once the scroll is over).
+   */
+  async scroll(req: ScrollSearchRequest): Promise<{ urns: string[]; scrollId?: string }> {
+    const scroll = { types: req.entities.map((e) => e.name), query: req.input, order: req.order }
+    const after = req.scrollId ? decodeScrollId(req.scrollId, scroll) : undefined
+    const targets = req.entities.map((entity) => ({ entity, text: parseInput(this.registry, entity, req.input), filter: parseFilter(this.registry, entity, req.filter) }))
+    const page = await scrollPage(this.engine, this.keys, { targets, count: Math.min(req.count, MAX_PAGE), order: req.order, after })
+    const last = page.urns[page.urns.length - 1]
+    return { urns: page.urns, ...(page.more && last !== undefined ? { scrollId: encodeScrollId({ ...scroll, after: last }) } : {}) }
   }
 
   /** Route 7's `value`. */

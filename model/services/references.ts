@@ -6,8 +6,8 @@
  * are left as they are (as upstream's graph does); a later restore of a source re-derives its edge to the urn,
  * since the source still names it.
  *
- * Who runs it: for a synchronous write the gateway, before answering (gateway/referenceCleanup.ts); for an
- * asynchronous one the worker that applied it, once applied (workers/followUps.ts).
+ * Who runs it: the worker that applied the write, once applied (workers/followUps.ts); a gateway waiting for the
+ * write waits for those follow-ups too before answering.
  */
 import { removesEntity } from '../hardDelete.ts'
 import type { ItemResult, WriteItem } from '../jobs.ts'

@@ -97,6 +97,8 @@ export class Keys {
   tokensUsed(): string { return `${this.prefix}tokens:used` }
   /** String (JSON WriteOutcome, expiring): how asynchronous write `id` ended, for `GET /writes/<id>`. */
   writeRecord(id: string): string { return `${this.prefix}write:${id}` }
+  /** Set (expiring): ids of the asynchronous writes a v3 request of trace `traceId` queued (write tracing). */
+  traceWrites(traceId: string): string { return `${this.prefix}trace:${traceId}` }
   /** Pub/sub channel on which a gateway hears that its write jobs were applied. */
   replies(gatewayId: string): string { return `${this.prefix}replies:${gatewayId}` }
   /** BullMQ key prefix of the write queues (each queue name carries its own hash tag: model/jobs.ts queueName). */

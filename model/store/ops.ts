@@ -6,14 +6,14 @@
  */
 import { hashTagOf } from './shards.ts'
 
-/** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK) or a native index op (DOC, UNDOC, POST, TALLY): see apply.lua. */
+/** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK, KLINK, KUNLINK) or a native index op (DOC, UNDOC, POST, TALLY): see apply.lua. */
 export type Op = string[]
 
 /** Which arguments of each command are keys (positions into the op's arguments). */
 function keyPositions(cmd: string, argc: number): number[] {
   switch (cmd) {
     case 'DEL': return Array.from({ length: argc }, (_, i) => i)
-    case 'LINK': case 'UNLINK': return argc > 4 ? [0, 2, 4] : [0, 2]
+    case 'LINK': case 'UNLINK': case 'KLINK': case 'KUNLINK': return argc > 4 ? [0, 2, 4] : [0, 2]
     case 'ZLINK': return argc > 5 ? [0, 3, 5] : [0, 3]
     case 'ZUNLINK': return argc > 4 ? [0, 2, 4] : [0, 2]
     case 'DOC': return [0, 1, 2, 3]

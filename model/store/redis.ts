@@ -12,6 +12,13 @@ export type RedisClient = Redis | Cluster
 /** Where Redis is: the part of the configuration connections are made from. */
 export type RedisTarget = Pick<Config, 'redisUrl' | 'redisCluster'>
 
+/**
+ * Redirections (MOVED, ASK, TRYAGAIN) a cluster command follows before it fails. TRYAGAIN (a multi-key command or
+ * script whose keys a slot migration has split between two nodes) is retried every `retryDelayOnTryAgain` ms and
+ * lasts until the slot's last keys moved: a slot holding a whole shard takes seconds, so the budget is ~20 s.
+ */
+const MAX_REDIRECTIONS = 200
+
 function connect(target: RedisTarget, options: RedisOptions, autoPipelining: boolean): RedisClient {
   if (target.redisCluster.length > 0) {
     const nodes = target.redisCluster.map((node) => {
@@ -20,11 +27,15 @@ function connect(target: RedisTarget, options: RedisOptions, autoPipelining: boo
     })
     return quiet(new Cluster(nodes, {
       redisOptions: options,
-      enableAutoPipelining: autoPipelining,
+      // Not on a cluster: ioredis groups an automatic pipeline by the nodes of its slots when a command is queued,
+      // and refuses to send it ("same slots allocation group") when a slot moved meanwhile, which during a
+      // rebalance failed commands that a plain send redirects (MOVED/ASK) and completes.
+      enableAutoPipelining: false,
       enableReadyCheck: true,
       // After a failover the cluster answers CLUSTERDOWN for a moment: retry rather than fail the command.
       retryDelayOnClusterDown: 200,
       retryDelayOnTryAgain: 100,
+      maxRedirections: MAX_REDIRECTIONS,
       retryDelayOnFailover: 200,
       slotsRefreshTimeout: 2000,
     }))
@@ -45,7 +56,7 @@ export function connectForQueues(target: RedisTarget, name = 'svc-queue'): Redis
 
 /**
  * A worker's connection to the store: commands wait for Redis to come back, and the reads a worker issues together
- * (an entity's state, its index entries) go out as one pipeline per node.
+ * (an entity's state, its index entries) go out as one pipeline (on one server; see `connect` for a cluster).
  */
 export function connectForStore(target: RedisTarget, name = 'svc-store'): RedisClient {
   return connect(target, { connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: true }, true)

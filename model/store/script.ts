@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import type { RedisClient } from './redis.ts'
+import { rerouted, SLOT_MOVE_BUDGET_MS, type Route } from './redirects.ts'
 
 /** Replica acknowledgements to wait for after a write (WAIT; WAITAOF too where the server has it). */
 export interface Durability {
@@ -30,36 +31,63 @@ export class LuaScript {
     this.sha = createHash('sha1').update(this.source).digest('hex')
   }
 
-  /** Runs the script with `keys` and `args`. */
+  /**
+   * Runs the script with `keys` and `args`. ioredis follows a cluster's redirections of a single command, but not
+   * inside an automatic pipeline whose other commands succeeded: those come back here and are followed
+   * (redirects.ts), within the slot-move budget.
+   */
   async run(redis: RedisClient, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    try {
-      return await redis.evalsha(this.sha, keys.length, ...keys, ...args)
-    } catch (err) {
-      if (!isNoScript(err)) throw err
-      return redis.eval(this.source, keys.length, ...keys, ...args)
+    let route: Route = { node: undefined, asking: false }
+    let useSource = false
+    for (const started = Date.now(); ;) {
+      try {
+        if (!route.node) return useSource ? await redis.eval(this.source, keys.length, ...keys, ...args) : await redis.evalsha(this.sha, keys.length, ...keys, ...args)
+        const pipeline = route.node.pipeline()
+        if (route.asking) pipeline.asking()
+        if (useSource) pipeline.eval(this.source, keys.length, ...keys, ...args)
+        else pipeline.evalsha(this.sha, keys.length, ...keys, ...args)
+        const [err, reply] = ((await pipeline.exec()) ?? []).at(-1) as [Error | null, unknown]
+        if (err) throw err
+        return reply
+      } catch (err) {
+        if (!useSource && isNoScript(err)) { useSource = true; continue }
+        const next = err instanceof Error && Date.now() - started < SLOT_MOVE_BUDGET_MS ? await rerouted(redis, err) : undefined
+        if (!next) throw err
+        route = next
+      }
     }
   }
 
   /**
    * Runs the script, then waits on the same connection (so on the node that ran it) until `durability.replicas`
-   * replicas acknowledged its writes; answers the script's reply and the replicas that acknowledged.
+   * replicas acknowledged its writes; answers the script's reply and the replicas that acknowledged. While the
+   * script's slot moves between cluster nodes the pair is sent again (redirects.ts): to the node an ASK or MOVED
+   * names, or after a pause on TRYAGAIN/CLUSTERDOWN; a redirected script did not run, so sending it again is safe.
    */
   async runDurably(redis: RedisClient, keys: readonly string[], args: readonly (string | number)[], durability: Durability): Promise<{ reply: unknown; acked: number }> {
     if (durability.replicas <= 0) return { reply: await this.run(redis, keys, args), acked: 0 }
-    for (const useSource of [false, true]) {
-      const pipeline = redis.pipeline()
+    let route: Route = { node: undefined, asking: false }
+    let useSource = false
+    for (const started = Date.now(); ;) {
+      const pipeline = (route.node ?? redis).pipeline()
+      if (route.asking) pipeline.asking()
       if (useSource) pipeline.eval(this.source, keys.length, ...keys, ...args)
       else pipeline.evalsha(this.sha, keys.length, ...keys, ...args)
       if (durability.waitAof) pipeline.call('WAITAOF', '0', String(durability.replicas), String(durability.timeoutMs))
       else pipeline.call('WAIT', String(durability.replicas), String(durability.timeoutMs))
-      const [[scriptErr, reply], [waitErr, waited]] = ((await pipeline.exec()) ?? []) as [Error | null, unknown][]
-      if (scriptErr && !useSource && isNoScript(scriptErr)) continue
-      if (scriptErr) throw scriptErr
+      const results = ((await pipeline.exec()) ?? []) as [Error | null, unknown][]
+      const [[scriptErr, reply], [waitErr, waited]] = results.slice(route.asking ? 1 : 0) as [Error | null, unknown][]
+      if (scriptErr && !useSource && isNoScript(scriptErr)) { useSource = true; continue }
+      if (scriptErr) {
+        const next = Date.now() - started < SLOT_MOVE_BUDGET_MS ? await rerouted(redis, scriptErr) : undefined
+        if (!next) throw scriptErr
+        route = next
+        continue
+      }
       if (waitErr) throw waitErr
       const acked = Array.isArray(waited) ? Number(waited[1]) : Number(waited)
       return { reply, acked }
     }
-    throw new Error('unreachable')
   }
 }
 

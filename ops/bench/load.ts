@@ -20,19 +20,25 @@ export interface Request {
   body?: string
 }
 
-/** Sends one request on `agent`; resolves with the status code once the body is read. */
-export function send(base: URL, agent: http.Agent, req: Request): Promise<{ status: number; body: string }> {
+/**
+ * Sends one request on `agent`; resolves with the status code once the body is read. With `timeoutMs`, a request
+ * without an answer by then is abandoned and rejects with an error whose code is 'TIMEOUT'.
+ */
+export function send(base: URL, agent: http.Agent, req: Request, timeoutMs?: number): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+      r.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { code: 'TIMEOUT' }))
+    }, timeoutMs)
     const r = http.request({
       host: base.hostname, port: base.port, method: req.method, path: req.path, agent,
       headers: req.body ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(req.body) } : {},
     }, (res) => {
       const chunks: Buffer[] = []
       res.on('data', (c: Buffer) => chunks.push(c))
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }))
-      res.on('error', reject)
+      res.on('end', () => { clearTimeout(timer); resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }) })
+      res.on('error', (err) => { clearTimeout(timer); reject(err) })
     })
-    r.on('error', reject)
+    r.on('error', (err) => { clearTimeout(timer); reject(err) })
     if (req.body) r.write(req.body)
     r.end()
   })

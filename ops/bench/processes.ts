@@ -16,7 +16,10 @@ export function startChild(script: string, env: Record<string, string>, ready: R
   const child = spawn(process.execPath, [...execArgv, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start: ${out.slice(-1000)}`)), timeoutMs)
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL') // not left running behind a failed start
+      reject(new Error(`${script} did not start within ${timeoutMs} ms: ${out.slice(-1000)}`))
+    }, timeoutMs)
     const onData = (d: Buffer) => {
       out = (out + d.toString()).slice(-8000)
       if (ready.test(out)) {

@@ -1,14 +1,18 @@
 /**
- * `npm run bench`: the benchmark (main.ts) once per engine, one after the other on the same machine and the same
- * generated data, then the figures of both side by side (ops/bench/results/side-by-side-<module version>.md),
- * with the engine and module version named. BENCH_ENGINES (`native,redisearch` when a module file is found, else
- * `native`); every setting of main.ts applies to both runs (BENCH_SEARCH_ONLY=1 for search figures alone,
- * BENCH_REDIS_SERVER and REDISEARCH_MODULE for a module version and the server it needs).
+ * `npm run bench`: first the live scenario (live.ts) once per engine, with both side by side
+ * (ops/bench/results/live-side-by-side.md); then the benchmark (main.ts) once per engine, one after the other on
+ * the same machine and the same generated data, then the figures of both side by side
+ * (ops/bench/results/side-by-side-<module version>.md), with the engine and module version named. BENCH_ENGINES
+ * (`native,redisearch` when a module file is found, else `native`); every setting of live.ts and main.ts applies
+ * to both runs (BENCH_SEARCH_ONLY=1 for search figures alone, BENCH_REDIS_SERVER and REDISEARCH_MODULE for a module
+ * version and the server it needs, BENCH_TOPOLOGY=cluster). BENCH_LIVE=0 leaves the live scenario out;
+ * BENCH_LIVE_ONLY=1 (`npm run bench:live`) runs it alone.
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { liveSideBySide, type LiveRun } from './liveSideBySide.ts'
 import { round } from './stats.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -20,16 +24,29 @@ if (!engines.includes('redisearch')) process.stderr.write(`[bench] no RediSearch
 interface Row { figure: string; value: number; unit: string; p50?: number }
 interface Run { machine: { engineName: string; redis: string; moduleVersion?: string; date: string; rounds: number; datasets: number }; rows: Row[] }
 
-const runs: Run[] = []
-for (const engine of engines) {
-  const out = `run-${engine}`
+/** Runs `script` for `engine` (its results named `out`) and answers what it wrote. */
+async function runFor<T>(script: string, engine: string, out: string): Promise<T> {
   const code = await new Promise<number | null>((resolve) => {
-    spawn(process.execPath, ['ops/bench/main.ts'], { cwd: ROOT, env: { ...process.env, BENCH_ENGINE: engine, BENCH_OUT: out }, stdio: 'inherit' })
+    spawn(process.execPath, [script], { cwd: ROOT, env: { ...process.env, BENCH_ENGINE: engine, BENCH_OUT: out }, stdio: 'inherit' })
       .once('exit', resolve)
   })
-  if (code !== 0) throw new Error(`bench for engine ${engine} exited with ${code}`)
-  runs.push(JSON.parse(readFileSync(join(RESULTS, `${out}.json`), 'utf8')) as Run)
+  if (code !== 0) throw new Error(`${script} for engine ${engine} exited with ${code}`)
+  return JSON.parse(readFileSync(join(RESULTS, `${out}.json`), 'utf8')) as T
 }
+
+if (process.env.BENCH_LIVE !== '0') {
+  const cluster = process.env.BENCH_TOPOLOGY === 'cluster' ? '-cluster' : ''
+  const lives: LiveRun[] = []
+  for (const engine of engines) lives.push(await runFor<LiveRun>('ops/bench/live.ts', engine, `live-${engine}${cluster}`))
+  const text = liveSideBySide(lives)
+  const file = join(RESULTS, `live-side-by-side${cluster}.md`)
+  writeFileSync(file, text)
+  process.stdout.write(`\n${text}\nwritten to ${file}\n`)
+  if (process.env.BENCH_LIVE_ONLY === '1') process.exit(0)
+}
+
+const runs: Run[] = []
+for (const engine of engines) runs.push(await runFor<Run>('ops/bench/main.ts', engine, `run-${engine}`))
 
 // Figures of every run, in the first run's order; for redisearch beside native, the ratio of the two.
 const show = (r: Row | undefined) => (r ? `${round(r.value)} ${r.unit}` : '')

@@ -1,6 +1,6 @@
 /** `queues`: job counts of every partition's write queue (waiting, active, completed, failed, delayed). */
-import { Queue } from 'bullmq'
 import { queueName } from '../../model/jobs.ts'
+import { openQueue } from '../../model/writeQueues.ts'
 import { parse } from './args.ts'
 import { withRedis } from './redis.ts'
 
@@ -22,7 +22,7 @@ export async function run(argv: string[]): Promise<number> {
   return withRedis(async (redis, keys, config) => {
     const rows = []
     for (let p = 0; p < config.partitions; p++) {
-      const queue = new Queue(queueName(p), { connection: redis, prefix: keys.queuePrefix() })
+      const queue = openQueue(redis, keys, p)
       try {
         rows.push({ partition: p, queue: queueName(p), counts: await queue.getJobCounts(...STATES) })
       } finally {

@@ -97,7 +97,10 @@ export async function run(argv: string[]): Promise<number> {
     await model.redis.del(key)
     progress.setTotal(scanned)
     progress.done()
-    if (rebuild) process.stdout.write(`swept ${await sweepOrphans(model, submit)} orphaned entities\n`)
+    if (rebuild) {
+      process.stdout.write(`swept ${await sweepOrphans(model, submit)} orphaned entities\n`)
+      await model.engine.markRebuilt?.()
+    }
     const seconds = progress.elapsedMs / 1000
     process.stdout.write(`rows restored: ${rows} (${entities} entity restatements) in ${seconds.toFixed(1)}s, ${formatRate(seconds > 0 ? rows / seconds : rows)} rows/s\n`)
     return 0

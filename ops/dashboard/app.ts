@@ -7,12 +7,12 @@
 import { createBullBoard } from '@bull-board/api'
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter'
 import { ExpressAdapter } from '@bull-board/express'
-import { Queue } from 'bullmq'
+import type { Queue } from 'bullmq'
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import type { RedisClient } from '../../model/store/redis.ts'
 import { allows, type TokenStore } from '../../model/services/tokens.ts'
 import type { Config } from '../../model/config.ts'
-import { queueName } from '../../model/jobs.ts'
+import { openQueue } from '../../model/writeQueues.ts'
 import type { Keys } from '../../model/store/keys.ts'
 
 export const DASHBOARD_PATH = '/queues'
@@ -50,7 +50,7 @@ export function partitionLabel(partition: number, partitions: number): string {
 
 /** Builds the dashboard app over the partition queues; close the returned queues when done. */
 export function buildDashboard(config: Config, connection: RedisClient, keys: Keys, tokens: TokenStore): { app: Express; queues: Queue[] } {
-  const queues = Array.from({ length: config.partitions }, (_, p) => new Queue(queueName(p), { connection, prefix: keys.queuePrefix() }))
+  const queues = Array.from({ length: config.partitions }, (_, p) => openQueue(connection, keys, p))
   const serverAdapter = new ExpressAdapter()
   serverAdapter.setBasePath(DASHBOARD_PATH)
   createBullBoard({ queues: queues.map((q, p) => new BullMQAdapter(q, { displayName: partitionLabel(p, config.partitions) })), serverAdapter, options: { uiConfig: { boardTitle: 'svc write queues' } } })

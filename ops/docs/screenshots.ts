@@ -6,9 +6,9 @@
  */
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { Queue } from 'bullmq'
 import { loadConfig } from '../../model/config.ts'
 import { queueName } from '../../model/jobs.ts'
+import { openQueue } from '../../model/writeQueues.ts'
 import { createLogger } from '../../model/log.ts'
 import { startGateway } from '../../gateway/start.ts'
 import { startWorkers } from '../../workers/start.ts'
@@ -33,7 +33,7 @@ try {
     if (res.status !== 200) throw new Error(`writing ${urn}: ${res.status} ${await res.text()}`)
   }
   // A job no worker can apply (its urn does not parse), so the dashboard has a failed job to show.
-  const queue = new Queue(queueName(1), { connection: gateway.model.redis, prefix: gateway.model.keys.queuePrefix() })
+  const queue = openQueue(gateway.model.redis, gateway.model.keys, 1)
   await queue.add('write', { items: [{ op: 'upsert', urn: 'not-a-urn', entityType: 'dataset', aspects: [] }], actor: 'urn:svc:corpuser:screenshots', time: Date.now() }, { jobId: 'broken-job' })
   for (let i = 0; i < 100 && (await queue.getFailedCount()) === 0; i++) await new Promise((r) => setTimeout(r, 50))
   await queue.close()

@@ -1,8 +1,9 @@
 /**
  * `npm run screenshots:ui`: refreshes the README's pictures of the catalogue UI (ops/docs/screenshots/ui-*.png).
  * Runs a throw-away service (its own redis-server with no persistence, on free ports), loads the upstream demo
- * catalogue, its dataset profiles and a few lineage edges through the API, then photographs the search page, an
- * entity page and a lineage graph in Debian's Chromium (headless, offline).
+ * catalogue, its dataset profiles and a few lineage edges through the API, then photographs the home page, the search
+ * page, an entity page, the same page being edited, a lineage graph, column lineage and impact analysis in Debian's
+ * Chromium (headless, offline).
  */
 import { mkdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
@@ -17,6 +18,7 @@ const OUT = fileURLToPath(new URL('./screenshots/', import.meta.url))
 const FIXTURES = new URL('../../test/fixtures/upstream/', import.meta.url)
 const HDFS = 'urn:svc:dataset:(urn:svc:dataPlatform:hdfs,SampleHdfsDataset,PROD)'
 const HIVE = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)'
+const LOGGING = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,logging_events,PROD)'
 const dataset = (platform: string, name: string) => `urn:svc:dataset:(urn:svc:dataPlatform:${platform},${name},PROD)`
 
 const redis = await startEmbeddedRedis()
@@ -55,6 +57,11 @@ try {
   mkdirSync(OUT, { recursive: true })
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } })
+    await page.goto(`${base}/`)
+    await page.getByRole('list', { name: 'Recently changed' }).waitFor({ timeout: 30_000 })
+    await page.getByRole('list', { name: 'Top owners' }).waitFor({ timeout: 30_000 })
+    await page.screenshot({ path: `${OUT}ui-home.png` })
+
     await page.goto(`${base}/#/search`)
     await page.locator('section.results[aria-busy="false"] .result').first().waitFor({ timeout: 30_000 })
     const box = page.getByRole('combobox', { name: 'Search the catalogue' })
@@ -69,11 +76,40 @@ try {
     await page.getByRole('heading', { name: 'Relationships' }).waitFor({ timeout: 10_000 })
     await page.screenshot({ path: `${OUT}ui-entity.png` })
 
+    // being edited: a description in Markdown with its preview, a tag being added, a column open
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(`${base}/#/entity/${encodeURIComponent(HIVE)}`)
+    await page.getByRole('button', { name: 'Edit description' }).click()
+    await page.getByRole('textbox', { name: 'Description' }).fill('Hive copy of the **shipments** feed, refreshed hourly.\n\n- owner: logistics\n- runbook: [wiki](https://wiki.example/hive)')
+    await page.getByRole('button', { name: 'Preview' }).click()
+    await page.getByRole('button', { name: 'Add tag' }).click()
+    await page.getByRole('combobox', { name: 'Tag' }).pressSequentially('Leg', { delay: 40 })
+    await page.getByRole('listbox', { name: 'Tag suggestions' }).getByRole('option').first().waitFor({ timeout: 10_000 })
+    await page.getByRole('button', { name: 'Edit column field_foo' }).click()
+    await page.screenshot({ path: `${OUT}ui-editing.png` })
+
     await page.setViewportSize({ width: 1280, height: 560 })
     await page.goto(`${base}/#/lineage/${encodeURIComponent(HIVE)}?direction=BOTH&hops=3`)
     await page.getByRole('group', { name: /Lineage graph/ }).locator('a.node').nth(4).waitFor({ timeout: 30_000 })
     await page.screenshot({ path: `${OUT}ui-lineage.png` })
-    process.stdout.write(`wrote ${OUT}ui-search.png, ui-entity.png, ui-lineage.png\n`)
+
+    // column lineage (fine-grained edges between the demo's hive tables) and impact analysis
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.goto(`${base}/#/lineage/${encodeURIComponent(LOGGING)}?direction=BOTH&hops=2`)
+    await page.getByRole('group', { name: /Lineage graph/ }).locator('a.node').nth(2).waitFor({ timeout: 30_000 })
+    for (const name of ['logging_events', 'fct_users_created', 'fct_users_deleted']) {
+      await page.getByRole('button', { name: `Show columns of ${name}` }).click()
+      await page.getByRole('list', { name: `Columns of ${name}` }).waitFor({ timeout: 10_000 })
+    }
+    await page.locator('path.field-edge').first().waitFor({ timeout: 10_000 })
+    await page.screenshot({ path: `${OUT}ui-column-lineage.png` })
+    await page.goto(`${base}/#/lineage/${encodeURIComponent(HDFS)}?direction=DOWNSTREAM&hops=3`)
+    await page.getByRole('group', { name: /Lineage graph/ }).locator('a.node').nth(1).waitFor({ timeout: 30_000 })
+    await page.getByRole('button', { name: 'Run impact analysis' }).click()
+    await page.getByRole('button', { name: 'Export CSV' }).waitFor({ timeout: 10_000 })
+    await page.getByRole('heading', { name: 'Impact analysis' }).scrollIntoViewIfNeeded()
+    await page.screenshot({ path: `${OUT}ui-impact.png`, fullPage: true })
+    process.stdout.write(`wrote ${OUT}ui-home.png, ui-search.png, ui-entity.png, ui-editing.png, ui-lineage.png, ui-column-lineage.png, ui-impact.png\n`)
   } finally {
     await browser.close()
   }

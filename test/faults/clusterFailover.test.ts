@@ -3,7 +3,7 @@
  * append-only files, the service on 16 shards with REPLICA_ACKS=1 (an apply counts once a replica acknowledged
  * it). While writers write without pause, a master is SIGKILLed; its replica takes over, the killed node comes
  * back as a replica, and writes resume by themselves. Afterwards every acknowledged write is stored exactly
- * once, in each entity's order: none lost, none doubled.
+ * once, in each entity's order: none lost, none doubled; and every write a client saw fail got a 503 with a code.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -63,8 +63,12 @@ if (!onCluster()) {
       doubled += stored.length - new Set(stored).size
     }
     const errors = records.reduce((n, r) => n + r.errors, 0)
-    console.log(`cluster failover: ${KILLS} master kill(s), ${acked} writes acknowledged, ${found} found, ${acked - found} lost, ${doubled} doubled, ${errors} client errors while failing over, writes acknowledged again ${recoveries.map((ms) => `${ms} ms`).join(', ')} after each kill`)
+    const kinds = new Map<string, number>()
+    for (const r of records) for (const [kind, n] of r.failures) kinds.set(kind, (kinds.get(kind) ?? 0) + n)
+    console.log(`cluster failover: ${KILLS} master kill(s), ${acked} writes acknowledged, ${found} found, ${acked - found} lost, ${doubled} doubled, ${errors} client errors while failing over (${[...kinds].map(([k, n]) => `${n}× ${k}`).join(', ') || 'none'}), writes acknowledged again ${recoveries.map((ms) => `${ms} ms`).join(', ')} after each kill`)
     assert.equal(problems, [])
+    // Every failure a client met is a 503 saying what happened (CLUSTER_DOWN, NOT_REPLICATED, ...), never a 500.
+    assert.equal([...kinds.keys()].filter((k) => !k.startsWith('503 ')), [], 'failures other than a 503 with a code')
     assert.is(found, acked)
     assert.is(doubled, 0)
     assert.ok(acked > ENTITIES * 5, `enough writes happened (${acked})`)

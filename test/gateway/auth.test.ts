@@ -24,12 +24,18 @@ function mountedRoutes(svc: TestService): RouteSpec[] {
   return allRoutes(deps)
 }
 
-/** One concrete request per mounted path of a route: wildcards filled in, `?action=` added. */
+/** Values for the path parameters of routes that share a wildcard (`docPath`): a path of each route's own shape. */
+const SAMPLE_PATH_PARAMS: Record<string, string> = { entityName: 'corpuser', urn: encodeURIComponent(SAMPLE_URN), aspectName: 'corpUserInfo' }
+
+/**
+ * One concrete request per mounted path of a route: wildcards filled in (routes with `match`: their documented
+ * path, so the request reaches that route and not a sibling of the same wildcard), `?action=` added.
+ */
 function requestsOf(route: RouteSpec): { method: string; path: string }[] {
-  return [route.path, ...(route.aliases ?? [])].map((path) => ({
-    method: route.method,
-    path: `${path.replace(/\*$/, encodeURIComponent(SAMPLE_URN))}${route.action ? `?action=${route.action}` : ''}`,
-  }))
+  const paths = route.match && route.docPath
+    ? [route.docPath.replace(/\{(\w+)\}/g, (_, name: string) => SAMPLE_PATH_PARAMS[name] ?? name)]
+    : [route.path, ...(route.aliases ?? [])].map((path) => path.replace(/\*$/, encodeURIComponent(SAMPLE_URN)))
+  return paths.map((path) => ({ method: route.method, path: `${path}${route.action ? `?action=${route.action}` : ''}` }))
 }
 
 /** What a caller should meet on a route of `scope` with AUTH_ENABLED (or without it). */
@@ -38,6 +44,9 @@ export function expected(scope: RouteSpec['scope'], caller: Caller, authEnabled:
   if (caller === 'none') return 401
   return RANK[caller] >= RANK[scope] ? 'pass' : 403
 }
+
+/** Routes whose sample request is a hard delete: with AUTH_ENABLED a write token meets 403 there (admin scope). */
+const HARD_DELETES = new Set(['DELETE /openapi/v3/entity/{entityName}/{urn}'])
 
 const bearer = (token: string | undefined): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {})
 
@@ -48,7 +57,8 @@ async function checkMatrix(ctx: Ctx, authEnabled: boolean): Promise<number> {
     for (const request of requestsOf(route)) {
       for (const caller of CALLERS) {
         const res = await ctx.svc.call(request.method, request.path, undefined, bearer(ctx.tokens[caller]))
-        const want = expected(route.scope, caller, authEnabled)
+        const hardDelete = HARD_DELETES.has(`${route.method} ${route.docPath ?? route.path}`)
+        const want = expected(hardDelete && authEnabled ? 'admin' : route.scope, caller, authEnabled)
         const ok = want === 'pass' ? res.status !== 401 && res.status !== 403 : res.status === want
         if (!ok) problems.push(`${request.method} ${request.path} as ${caller}: ${res.status}, expected ${want}`)
         checked++
@@ -118,9 +128,18 @@ on('a hard delete needs the admin scope on every route that carries one; a write
   // an aspect delete (not the key aspect) is a write
   const aspect = await svc.call('POST', '/entities?action=delete', { urn, aspectName: 'corpUserInfo' }, bearer(tokens.write))
   assert.is(aspect.status, 200, JSON.stringify(aspect.body))
+  // upstream's OpenAPI v3 deletes: the entity, or its key aspect, are hard deletes; another aspect is a write
+  const v3 = `/openapi/v3/entity/corpuser/${encodeURIComponent(urn)}`
+  for (const path of [v3, `${v3}/corpUserKey`]) {
+    const denied = await svc.call('DELETE', path, undefined, bearer(tokens.write))
+    assert.is(denied.status, 403, path)
+    assert.equal(denied.body.details, [{ path: 'urn', message: 'needs scope admin' }])
+  }
+  assert.is((await svc.call('DELETE', `${v3}/corpUserInfo`, undefined, bearer(tokens.write))).status, 200)
   // the admin token (stored, or ADMIN_TOKEN) may hard-delete
   assert.is((await svc.call('POST', '/aspects?action=ingestProposal', { proposal: keyDelete }, bearer(tokens.admin))).status, 200)
   assert.is((await svc.call('POST', '/entities?action=delete', { urn }, bearer('auth-test-admin-secret'))).status, 200)
+  assert.is((await svc.call('DELETE', v3, undefined, bearer(tokens.admin))).status, 200)
 })
 
 on.run()

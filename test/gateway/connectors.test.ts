@@ -130,14 +130,14 @@ for (const engine of engines) {
     const platforms = facet(res, 'platform')!
     for (const p of ['kafka', 'mysql', 'looker', 'dbt', 'sqlite', 's3', 'hive']) assert.ok(platforms[p]! > 0, `platform ${p}: ${JSON.stringify(platforms)}`)
     const jobs = await search(svc, 'dataJob', '*')
-    assert.equal(Object.keys(facet(jobs, 'platform')!).sort(), ['airflow', 'sagemaker'])
+    assert.equal(Object.keys(facet(jobs, 'platform')!).sort(), ['airflow', 'nifi', 'sagemaker'])
     const term = 'urn:svc:glossaryTerm:Classification.Confidential'
     for (const urn of [ds('kafka', 'key_topic'), ds('mysql', 'metagalaxy.metadata_index')]) {
       const value = { terms: [{ urn: term }], auditStamp: { time: 1, actor: 'urn:svc:corpuser:test' } }
       const proposal = { entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'glossaryTerms', aspect: { value: JSON.stringify(value), contentType: 'application/json' } }
       assert.is((await svc.call('POST', '/aspects?action=ingestProposal', { proposal })).status, 200)
     }
-    assert.equal(facet(await search(svc, 'dataset', '*'), 'glossaryTerms'), { [term]: 2 })
+    assert.equal(facet(await search(svc, 'dataset', '*'), 'glossaryTerms'), { [term]: 2, 'urn:svc:glossaryTerm:AccountBalance': 1 }, 'the two above and the csv-enricher file\'s')
   })
 
   t('lineage from a dataset crosses a job, both ways', async ({ svc }) => {

@@ -11,7 +11,7 @@ import type { RouteSpec } from '../../gateway/http/route.ts'
 import { browserAvailable, launchChromium, screenshot } from '../helpers/browser.ts'
 import { startService, type TestService } from '../helpers/service.ts'
 
-const API_PREFIXES = ['/aspects', '/entities', '/entitiesV2', '/relationships', '/lineage', '/operations', '/config', '/writes', '/health', '/ready', '/metrics', '/registry', '/versions', '/tokens']
+const API_PREFIXES = ['/openapi', '/aspects', '/entities', '/entitiesV2', '/relationships', '/lineage', '/operations', '/config', '/writes', '/health', '/ready', '/metrics', '/registry', '/versions', '/changes', '/tokens']
 
 const t = suite<{ svc: TestService }>('docs: OpenAPI document')
 t.before(async (ctx) => { ctx.svc = await startService({}, { workers: false }) })

@@ -150,11 +150,11 @@ const settled = (page: Page) => page.locator('section.results[aria-busy="false"]
 
 browserTest('search: suggestions while typing, results across types, a facet narrows them', async ({ svc, browser }) => {
   const { page, outside, errors } = await openPage(browser, svc.url)
-  await page.goto(`${svc.url}/`)
+  await page.goto(`${svc.url}/#/search`)
   await page.getByText(/of \d+ results/).waitFor({ timeout: 30_000 })
   // Every type is searched: datasets, charts, people... with the entity type facet counting them.
   const types = await page.locator('fieldset.facet', { hasText: 'Entity type' }).innerText()
-  for (const type of ['Dataset', 'Chart', 'Dashboard', 'Corpuser', 'Tag', 'Glossary term']) assert.ok(types.includes(type), `${type} in the type facet`)
+  for (const type of ['Dataset', 'Chart', 'Dashboard', 'User', 'Tag', 'Glossary term']) assert.ok(types.includes(type), `${type} in the type facet`)
 
   const box = page.getByRole('combobox', { name: 'Search the catalogue' })
   await box.pressSequentially('SampleH', { delay: 30 })
@@ -202,7 +202,7 @@ browserTest('entity page: summary, schema table, aspects readable, raw JSON and 
   const schema = page.getByRole('region', { name: /^Schema \d+ fields/ }).getByRole('table')
   await schema.waitFor()
   const headers = await schema.getByRole('columnheader').allInnerTexts()
-  assert.equal(headers, ['Field', 'Type', 'Nullable', 'Key', 'Description', 'Tags', 'Glossary terms'])
+  assert.equal(headers, ['Field', 'Type', 'Nullable', 'Key', 'Description', 'Tags', 'Glossary terms', 'Edit'])
   assert.ok((await schema.getByRole('row').count()) >= 5)
   assert.ok((await schema.innerText()).includes('shipment_info'))
   const about = await page.locator('.summary').innerText()
@@ -314,7 +314,7 @@ browserTest('a soft-deleted entity is marked; a narrow window still reads withou
 
 browserTest('keyboard: the search box, suggestions and results are reachable without a mouse', async ({ svc, browser }) => {
   const { page, errors } = await openPage(browser, svc.url)
-  await page.goto(`${svc.url}/`)
+  await page.goto(`${svc.url}/#/search`)
   await page.getByText(/of \d+ results/).waitFor({ timeout: 30_000 })
   await page.keyboard.press('Tab')
   for (let i = 0; i < 10 && !(await page.evaluate(() => document.activeElement?.id === 'q')); i++) await page.keyboard.press('Tab')
@@ -322,7 +322,7 @@ browserTest('keyboard: the search box, suggestions and results are reachable wit
   await page.keyboard.type('SampleK', { delay: 30 })
   await page.getByRole('option', { name: /SampleKafkaDataset/ }).waitFor({ timeout: 10_000 })
   await page.keyboard.press('ArrowDown')
-  assert.is(await page.getByRole('combobox').getAttribute('aria-activedescendant'), 'suggestion-0')
+  assert.is(await page.getByRole('combobox', { name: 'Search the catalogue' }).getAttribute('aria-activedescendant'), 'suggestion-0')
   await page.keyboard.press('Enter')
   await page.getByText(/of 1 results/).waitFor({ timeout: 10_000 })
   const link = page.locator('.result-name', { hasText: 'SampleKafkaDataset' })
@@ -375,7 +375,7 @@ const registryTest = browserAvailable('ui registry browser test') ? r : r.skip
 
 registryTest('search, facet, suggestion, entity page and chart for the new type', async ({ svc, browser }) => {
   const { page, errors } = await openPage(browser, svc.url)
-  await page.goto(`${svc.url}/`)
+  await page.goto(`${svc.url}/#/search`)
   await settled(page)
   assert.ok(await page.locator('fieldset.facet', { hasText: 'Entity type' }).getByText('Forecast model').isVisible())
   await page.getByRole('combobox', { name: 'Search the catalogue' }).pressSequentially('churn', { delay: 30 })
@@ -418,7 +418,7 @@ const authTest = browserAvailable('ui auth browser test') ? a : a.skip
 
 authTest('the page asks for a token, says when it is refused, keeps it for the session, never in a URL', async ({ svc, browser, read }) => {
   const { page, errors, urls } = await openPage(browser, svc.url)
-  await page.goto(`${svc.url}/`)
+  await page.goto(`${svc.url}/#/search`)
   const dialog = page.getByRole('dialog', { name: 'Access token' })
   await dialog.waitFor({ timeout: 10_000 })
   // plain words: what a token is and where to get one, no HTTP terms

@@ -66,8 +66,20 @@ for (const ns of [UPSTREAM_NAMESPACE, CANONICAL_NAMESPACE]) {
     assert.is(res.body.supportsImpactAnalysis, false)
     assert.equal(res.body.managedIngestion, { enabled: false })
     assert.equal(res.body.telemetry, { enabledCli: false, enabledIngestion: false })
-    assert.equal(Object.keys(res.body.versions), ['svc-catalog'], 'not under upstream\'s key: the emitter would switch to routes not served here')
+    // Under upstream's key, 1.0.1 or later on a "core" server: upstream's SDK then uses the OpenAPI v3 routes, served here.
+    assert.equal(Object.keys(res.body.versions), ['svc-catalog', 'acryldata/datahub'])
+    assert.is(res.body.datahub.serverEnv, 'core')
     assert.equal(res.body.namespace, { urn: ns.urn, record: ns.record, protocolHeader: ns.protocolHeader })
+  })
+
+  t('the OpenAPI SDK\'s write and read (v3), in the namespace', async ({ call }) => {
+    const urn = urnOf('v3')
+    const body = [{ urn, status: { value: { removed: false }, systemMetadata }, globalTags: { value: { tags: [{ tag: tag('v3') }] } } }]
+    const res = await call('POST', '/openapi/v3/entity/dataset?async=false&systemMetadata=true', body, EMITTER_HEADERS)
+    assert.is(res.status, 200, JSON.stringify(res.body))
+    assert.is(res.body[0].status.systemMetadata.runId, 'clients-run')
+    const read = await call('GET', `/openapi/v3/entity/dataset/${encodeURIComponent(urn)}?aspects=globalTags`)
+    assert.equal(read.body, { urn, globalTags: { value: { tags: [{ tag: tag('v3') }] } } })
   })
 
   t('the API documentation speaks the namespace', async ({ call }) => {

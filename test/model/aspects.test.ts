@@ -2,8 +2,10 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { listAnnotations } from '../../model/annotations.ts'
 import { BUILTIN_ASPECTS } from '../../model/aspects/index.ts'
-import { buildRegistry } from '../../model/registry.ts'
-import { cleanOrThrow, problems } from '../../model/validate.ts'
+import { parseProposal } from '../../model/proposal.ts'
+import { buildRegistry, type UnknownFieldPolicy } from '../../model/registry.ts'
+import { unknownFields, withoutNulls } from '../../model/schemaWalk.ts'
+import { problems, validateOrThrow } from '../../model/validate.ts'
 import type { CatalogError } from '../../model/errors.ts'
 
 const registry = buildRegistry()
@@ -27,10 +29,43 @@ test('every spec aspect is registered with its fully qualified record name', () 
   assert.not.ok(registry.findAspect('ownership')!.timeseries)
 })
 
-test('a valid ownership passes; unknown fields are dropped', () => {
+test('a valid ownership passes; unknown fields are found (by JSON path), never dropped', () => {
   const value = { owners: [{ owner: 'urn:svc:corpuser:fbar', type: 'DATAOWNER', extra: 1 }], lastModified: { time: 0, actor: 'urn:svc:corpuser:fbar' }, notAField: true }
-  assert.equal(cleanOrThrow(schemaOf('ownership'), value, 'INVALID_ASPECT', 'bad'),
-    { owners: [{ owner: 'urn:svc:corpuser:fbar', type: 'DATAOWNER' }], lastModified: { time: 0, actor: 'urn:svc:corpuser:fbar' } })
+  assert.equal(problems(schemaOf('ownership'), value), [])
+  assert.equal(unknownFields(schemaOf('ownership'), value, 'v'), ['v/owners/0/extra', 'v/notAField'])
+  assert.equal(unknownFields(schemaOf('ownership'), { owners: [], ownerTypes: { 'urn:svc:ownershipType:x': [] } }), [], 'map keys are not fields')
+  assert.equal(unknownFields(schemaOf('datasetProperties'), { customProperties: { 'any/key~': 'v' }, name: 'n' }), [])
+})
+
+test('a null in an optional field reads as absent, at any depth; in a required field it stays (and is refused)', () => {
+  const info = { active: true, displayName: null, email: null, title: null, customProperties: { k: 'v' } }
+  assert.equal(withoutNulls(schemaOf('corpUserInfo'), info), { active: true, customProperties: { k: 'v' } })
+  const owners = { owners: [{ owner: 'urn:svc:corpuser:a', type: 'DATAOWNER', typeUrn: null, source: null }], lastModified: null }
+  assert.equal(withoutNulls(schemaOf('ownership'), owners), { owners: [{ owner: 'urn:svc:corpuser:a', type: 'DATAOWNER' }] })
+  const clean = { removed: false }
+  assert.is(withoutNulls(schemaOf('status'), clean), clean, 'nothing to drop: the same value')
+  const required = withoutNulls(schemaOf('corpUserInfo'), { active: null, email: null })
+  assert.equal(required, { active: null })
+  assert.equal(problems(schemaOf('corpUserInfo'), required, 'v').map((d) => d.path), ['v/active'])
+})
+
+test('unknown fields: kept (default), dropped or refused; listed by path whenever they are not refused', () => {
+  const proposal = { entityType: 'dashboard', entityUrn: 'urn:svc:dashboard:(looker,d)', changeType: 'UPSERT', aspectName: 'dashboardInfo',
+    aspect: { json: { title: 't', description: 'd', lastModified: {}, notAValidField: 'x' } } }
+  const write = (policy: UnknownFieldPolicy) => {
+    const unknown: string[] = []
+    const item = parseProposal(buildRegistry({}, { unknownFields: policy }), proposal, 'proposal', unknown) as { aspects: { value: Record<string, unknown> }[] }
+    return { value: item.aspects[0]!.value, unknown }
+  }
+  assert.equal(write('keep'), { value: { title: 't', description: 'd', lastModified: {}, notAValidField: 'x' }, unknown: ['proposal.aspect.value/notAValidField'] })
+  assert.equal(write('drop'), { value: { title: 't', description: 'd', lastModified: {} }, unknown: ['proposal.aspect.value/notAValidField'] })
+  try {
+    write('refuse')
+    assert.unreachable()
+  } catch (err) {
+    assert.is((err as CatalogError).code, 'INVALID_ASPECT')
+    assert.equal((err as CatalogError).details.map((d) => d.path), ['proposal.aspect.value/notAValidField'])
+  }
 })
 
 test('violations name their JSON path', () => {
@@ -78,7 +113,7 @@ test('a registry can be extended without code', () => {
   assert.ok(extended.hasAspect(dataset, 'acmeInfo'))
   assert.ok(extended.searchFields(dataset).has('label'))
   try {
-    cleanOrThrow(extended.findAspect('acmeInfo')!.schema, {}, 'INVALID_ASPECT', 'bad')
+    validateOrThrow(extended.findAspect('acmeInfo')!.schema, {}, 'INVALID_ASPECT', 'bad')
     assert.unreachable()
   } catch (err) {
     assert.is((err as CatalogError).code, 'INVALID_ASPECT')

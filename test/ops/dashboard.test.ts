@@ -1,10 +1,10 @@
 /** The queue dashboard: every partition queue, a failed job's error, retry; an admin token when auth is on. */
-import { Queue } from 'bullmq'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { TokenStore } from '../../model/services/tokens.ts'
 import { createLogger } from '../../model/log.ts'
 import { queueName } from '../../model/jobs.ts'
+import { openQueue } from '../../model/writeQueues.ts'
 import { startDashboard, type RunningDashboard } from '../../ops/dashboard/start.ts'
 import { partitionLabel } from '../../ops/dashboard/app.ts'
 import { browserAvailable, launchChromium, screenshot } from '../helpers/browser.ts'
@@ -16,7 +16,7 @@ t.before(async (ctx) => {
   ctx.dashboard = await startDashboard({ ...ctx.svc.config, dashboardPort: 0 }, createLogger('silent', 'test'))
   ctx.token = (await new TokenStore(ctx.svc.gateway.model.redis, ctx.svc.gateway.model.keys).create('ops', 'admin')).token
   // A job no worker can apply (its urn does not parse): it fails, and shows up with its error.
-  const queue = new Queue(queueName(1), { connection: ctx.svc.gateway.model.redis, prefix: ctx.svc.gateway.model.keys.queuePrefix() })
+  const queue = openQueue(ctx.svc.gateway.model.redis, ctx.svc.gateway.model.keys, 1)
   await queue.add('write', { items: [{ op: 'upsert', urn: 'not-a-urn', entityType: 'dataset', aspects: [] }], actor: 'urn:svc:corpuser:test', time: Date.now() }, { jobId: 'broken-job' })
   for (let i = 0; i < 100 && (await queue.getFailedCount()) === 0; i++) await new Promise((r) => setTimeout(r, 50))
   await queue.close()
@@ -60,7 +60,7 @@ browserTest('the page lists every partition queue, shows a failed job\'s error a
     await page.getByRole('button', { name: /retry/i }).first().click()
     const confirm = page.getByRole('button', { name: /confirm/i })
     if (await confirm.isVisible().catch(() => false)) await confirm.click()
-    const queue = new Queue(queueName(1), { connection: svc.gateway.model.redis, prefix: svc.gateway.model.keys.queuePrefix() })
+    const queue = openQueue(svc.gateway.model.redis, svc.gateway.model.keys, 1)
     let attempts = 0
     for (let i = 0; i < 100; i++) {
       attempts = (await queue.getJob('broken-job'))?.attemptsMade ?? 0

@@ -6,15 +6,18 @@
 import type { Worker } from 'bullmq'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { FollowUp } from '../../model/jobs.ts'
 import { connectForQueues, type RedisClient } from '../../model/store/redis.ts'
-import { limitPartitions, startConsumers } from '../../workers/consumer.ts'
+import { limitPartitions } from '../../model/writeQueues.ts'
+import { startConsumers } from '../../workers/consumer.ts'
 import { FollowUps } from '../../workers/followUps.ts'
 import { startService, type TestService } from '../helpers/service.ts'
 
-/** Fails where the real one would queue something: after an asynchronous job (synchronous ones queue nothing). */
+/** Fails where the real one would queue something: after a job that removed an entity. */
 class UnreachableFollowUps extends FollowUps {
-  override async after(...[, , job]: Parameters<FollowUps['after']>): Promise<void> {
-    if (!job.replyTo) throw new Error('follow-up queue unreachable')
+  override async after(...[, , job]: Parameters<FollowUps['after']>): Promise<FollowUp[]> {
+    if (job.items.some((i) => i.op === 'delete' || i.op === 'deleteEntity')) throw new Error('follow-up queue unreachable')
+    return []
   }
 }
 

@@ -2,10 +2,9 @@
  * The outcome of an asynchronous write outlives BullMQ's record of its job: `GET /writes/<id>` still answers
  * `applied`, item by item, once the queue's finished jobs were trimmed (as BullMQ does after about a minute).
  */
-import { Queue } from 'bullmq'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { queueName } from '../../model/jobs.ts'
+import { openQueue } from '../../model/writeQueues.ts'
 import { startService, type TestService } from '../helpers/service.ts'
 
 const t = suite<{ svc: TestService }>('async write records')
@@ -33,7 +32,7 @@ t('an applied write is still reported, with its results, after the queue trimmed
 
   const { config, model } = { config: svc.config, model: svc.gateway.model }
   await Promise.all(Array.from({ length: config.partitions }, async (_, p) => {
-    const queue = new Queue(queueName(p), { connection: model.redis, prefix: model.keys.queuePrefix() })
+    const queue = openQueue(model.redis, model.keys, p)
     await queue.clean(0, 100_000, 'completed')
     await queue.close()
   }))

@@ -4,10 +4,12 @@
  *   live:           sorted set, score 0: urns of searchable (live) entities, in urn order
  *   tok:<token>     sorted set: urn -> minus the relevance of the token for it
  *   toks:           sorted set (lexicographic): every token with a posting (prefix expansion)
- *   kw:<f>\0<v>     sorted set, score 0: urns whose field f has the value v (lower-cased), or a urn whose id part
- *                   is v, in urn order (a filter on one value pages through it as it is)
+ *   kw:<f>\0<v>     urns whose field f has the value v (lower-cased), or a urn whose id part is v: a set while
+ *                   small, a sorted set (score 0, urn order) from 64 members on (KLINK: a filter on one value pages
+ *                   through it as it is)
  *   vals:<f>        sorted set (lexicographic): the lower-cased values of field f with a posting (facets, ranges)
  *   valo:<f>        hash: lower-cased value -> original spelling, for facet fields (facet buckets show it)
+ *   aliases:        sorted set (lexicographic): the `field\0id` of every urn-id posting
  *   num:<f>         sorted set: urn -> number (COUNT fields)
  *   ac:             sorted set (lexicographic): autocomplete entries `text\0original\0urn`
  *   docs:           hash: urn -> `<document number>|<facet line>` (facetLine in entries.ts); numbers of removed
@@ -18,7 +20,7 @@
  *                   result are bitmap ANDs, search-2.lua)
  *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; match-all facets
  *                   and the candidate values of every facet)
- * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK), so replaying a document's
+ * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK, KLINK/KUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost.
  */
 import type { SearchDocument } from '../../derive/searchDocument.ts'
@@ -50,36 +52,38 @@ export function nativeDocumentOps(
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn])
   if (before && !after) ops.push(['ZREM', ix('live'), urn])
 
-  const tokenPost = (token: string): Op => ['POST', ix('tok', token), urn, docs, ix('bm', `tok:${token}`), String(bitmapMin), 'z']
+  // After a (Z)LINK or (Z)UNLINK of urn: its bit in the posting's bitmap (`bit` 1 or 0).
+  const post = (posting: string, bitmap: string, threshold: number, bit: '0' | '1'): Op => ['POST', posting, urn, docs, bitmap, String(threshold), bit]
   for (const [token] of old.tokens) {
-    if (!now.tokens.has(token)) ops.push(['ZUNLINK', ix('tok', token), urn, ix('toks'), token], tokenPost(token))
+    if (!now.tokens.has(token)) ops.push(['ZUNLINK', ix('tok', token), urn, ix('toks'), token], post(ix('tok', token), ix('bm', `tok:${token}`), bitmapMin, '0'))
   }
   for (const [token, score] of now.tokens) {
     // Minus the relevance: ascending order is then best first, ties in urn order (search-2.lua).
-    if (!old.tokens.has(token)) ops.push(['ZLINK', ix('tok', token), String(-score), urn, ix('toks'), token], tokenPost(token))
+    if (!old.tokens.has(token)) ops.push(['ZLINK', ix('tok', token), String(-score), urn, ix('toks'), token], post(ix('tok', token), ix('bm', `tok:${token}`), bitmapMin, '1'))
     else if (old.tokens.get(token) !== score) ops.push(['ZADD', ix('tok', token), String(-score), urn])
   }
-  const keywordOps = (kw: string): Op[] => {
+  const keywordOps = (kw: string, bit: '0' | '1'): Op[] => {
     const [field, lower] = kw.split(SEP) as [string, string]
     const posting = ix('kw', kw)
-    const post: Op = ['POST', posting, urn, docs, ix('bm', `kw:${kw}`), facets.has(field) ? '1' : String(bitmapMin), 'z']
-    return facets.has(field) ? [post, ['TALLY', posting, ix('fcnt', field), lower]] : [post]
+    const bitmap = post(posting, ix('bm', `kw:${kw}`), facets.has(field) ? 1 : bitmapMin, bit)
+    return facets.has(field) ? [bitmap, ['TALLY', posting, ix('fcnt', field), lower]] : [bitmap]
   }
   for (const kw of old.keywords.keys()) {
     if (now.keywords.has(kw)) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    ops.push(['ZUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...keywordOps(kw))
+    ops.push(['KUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...keywordOps(kw, '0'))
   }
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
     // Facet buckets show original spellings; other fields need none.
-    ops.push(facets.has(field) ? ['ZLINK', ix('kw', kw), '0', urn, ix('vals', field), lower, ix('valo', field), original] : ['ZLINK', ix('kw', kw), '0', urn, ix('vals', field), lower])
-    if (!old.keywords.has(kw)) ops.push(...keywordOps(kw))
+    ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower])
+    if (!old.keywords.has(kw)) ops.push(...keywordOps(kw, '1'))
   }
-  const aliasPost = (alias: string): Op => ['POST', ix('kw', alias), urn, docs, ix('bm', `kw:${alias}`), String(bitmapMin), 'z']
-  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['ZREM', ix('kw', alias), urn], aliasPost(alias))
-  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['ZADD', ix('kw', alias), '0', urn], aliasPost(alias))
+  const aliasPost = (alias: string, bit: '0' | '1'): Op => post(ix('kw', alias), ix('bm', `kw:${alias}`), bitmapMin, bit)
+  // An alias posting has no lexicon: its own key stands in for one (KLINK lists the posting's name there).
+  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['KUNLINK', ix('kw', alias), urn, ix('aliases'), alias], aliasPost(alias, '0'))
+  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['KLINK', ix('kw', alias), urn, ix('aliases'), alias], aliasPost(alias, '1'))
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])
   for (const [field, n] of now.numbers) if (old.numbers.get(field) !== n) ops.push(['ZADD', ix('num', field), String(n), urn])
   for (const s of old.suggestions) if (!now.suggestions.has(s)) ops.push(['ZREM', ix('ac'), s])

@@ -20,9 +20,12 @@ import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
+import { lexRange } from '../../store/lexRange.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
+/** The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps. */
+const NATIVE_INDEX_FORMAT = '2'
 /**
  * Suggestion entries scanned per autocomplete and shard: a few times the suggestions asked for (entries come in
  * the order of their text, so the first ones are the best candidates), within bounds.
@@ -84,7 +87,26 @@ export class NativeEngine implements SearchEngine {
     return [['ZREM', ix('live'), urn], ['DEL', this.keys.doc(entity.name, urn)], ['UNDOC', ix('docs'), ix('free'), ix('lb'), urn]]
   }
 
-  async ensureIndexes(): Promise<void> {}
+  /**
+   * Records the index format on a new store (`nativeIndex` in the layout record). A store indexed by an earlier
+   * format (before document numbers and bitmaps) is said so on stderr: its search answers stay incomplete until
+   * `restore --rebuild`, which records the format once done (markRebuilt).
+   */
+  async ensureIndexes(): Promise<void> {
+    const recorded = await this.redis.hget(this.keys.layout(), 'nativeIndex')
+    if (recorded === NATIVE_INDEX_FORMAT) return
+    const rows = await Promise.all(this.keys.allShards().map((shard) => this.redis.zcard(this.keys.rows(shard))))
+    if (rows.some((n) => n > 0)) {
+      process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was written by an earlier version (format ${recorded ?? 1}, this one reads ${NATIVE_INDEX_FORMAT}): rebuild it with \`npm run svc -- restore --rebuild\`\n`)
+      return
+    }
+    await this.markRebuilt()
+  }
+
+  /** Records that the index is in this version's format (a new store, or after `restore --rebuild`). */
+  async markRebuilt(): Promise<void> {
+    await this.redis.hset(this.keys.layout(), 'nativeIndex', NATIVE_INDEX_FORMAT)
+  }
 
   indexKeyPatterns(): string[] {
     return [`${this.keys.prefix}{*}:ix:*`, `${this.keys.prefix}{*}:doc:*`]
@@ -128,6 +150,10 @@ export class NativeEngine implements SearchEngine {
       result.facets.push({ name, aggregations })
     }
     return result
+  }
+
+  async urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]> {
+    return lexRange(this.redis, this.keys.nativeIndex(shard, entity.name, 'live'), after, limit, descending)
   }
 
   /**

@@ -80,8 +80,9 @@ if nothing then
   result = false
 elseif #sources == 0 then
   result = leaf(live)
-elseif #sources == 1 then
-  -- One word, one criterion or one filter and nothing else: page through its set as it is.
+elseif #sources == 1 and redis.call('TYPE', sources[1].key).ok == 'zset' then
+  -- One word, one criterion or one filter and nothing else: page through its set as it is (a value's posting is a
+  -- plain set while it is small, and is then sorted here).
   result = sources[1]
 else
   result = intersection(sources, weights)

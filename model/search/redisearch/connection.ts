@@ -7,6 +7,7 @@
 import { createClient, createCluster } from '@redis/client'
 import searchModule from '@redis/search'
 import type { RedisTarget } from '../../store/redis.ts'
+import { retryWhileMoving, type IndexPlacement } from './placement.ts'
 
 // @redis/search is CommonJS: its commands are the `default` of the module object Node hands to ESM.
 export const FT = searchModule.default
@@ -43,10 +44,15 @@ export class FtConnection {
     await this.opened
   }
 
+  /** On a cluster: what makes a missing index appear where its slot is (placement.ts); queries retry meanwhile. */
+  placement: IndexPlacement | undefined
+
   /** Sends raw arguments, routed by `routingKey`. */
   async raw(routingKey: string, args: string[], readOnly = true): Promise<unknown> {
     await this.ensureOpen()
-    return this.send(routingKey, readOnly, args)
+    const placement = this.placement
+    if (!placement || !readOnly || args[0] === 'FT.INFO') return this.send(routingKey, readOnly, args)
+    return retryWhileMoving(() => this.send(routingKey, readOnly, args), () => placement.placeNow())
   }
 
   /** Runs an @redis/search command on `index` (its arguments after the index name), its reply transformed. */
@@ -59,9 +65,10 @@ export class FtConnection {
 
   /**
    * What redis-om needs of a connection to create an index (it reads and writes the index's schema hash, whose
-   * name carries the same hash tag as the index).
+   * name carries the same hash tag as the index); `suffixTries` names the TAG fields of an index that get a suffix
+   * trie.
    */
-  omAdapter(): unknown {
+  omAdapter(suffixTries: (index: string) => ReadonlySet<string> = () => new Set()): unknown {
     return {
       get: (key: string) => this.raw(key, ['GET', key]),
       set: (key: string, value: string) => this.raw(key, ['SET', key, value], false),
@@ -70,7 +77,12 @@ export class FtConnection {
         return Promise.all(list.map((k) => this.raw(k, ['UNLINK', k], false)))
       },
       ft: {
-        create: (index: string, schema: unknown, options: unknown) => this.ft(FT.CREATE, index, schema, options),
+        create: (index: string, schema: Record<string, Record<string, unknown>>, options: unknown) => {
+          // WITHSUFFIXTRIE (RediSearch 2.6+), which redis-om does not know: on the fields `suffixTries` names.
+          const trie = suffixTries(index)
+          const fields = Object.fromEntries(Object.entries(schema).map(([f, d]) => [f, trie.has(f) ? { ...d, WITHSUFFIXTRIE: true } : d]))
+          return this.ft(FT.CREATE, index, fields, options)
+        },
         dropIndex: (index: string) => this.raw(index, ['FT.DROPINDEX', index], false),
       },
     }

@@ -1,6 +1,9 @@
 /**
- * RediSearch query strings (DIALECT 2) for our queries and filters, pure. String conditions other than EQUAL are
- * resolved against the field's distinct values (FT.TAGVALS) by the engine and passed in as `candidates`.
+ * RediSearch query strings (DIALECT 2) for our queries and filters, pure. START_WITH, END_WITH and CONTAIN are
+ * wildcards on the tag's values (`{v*}`, `{*v}`, `{*v*}`), which the module expands in its own tag index (with
+ * the suffix trie of name fields, engine.ts: 2-12 ms at 100,000 names, where listing every value to us took
+ * 100-350 ms). The string range conditions (GREATER_THAN...) and empty values are resolved against the field's
+ * distinct values (FT.TAGVALS) by the engine and passed in as `candidates`.
  */
 import type { Criterion, FilterGroups, TextQuery } from '../types.ts'
 import { numericField, textField } from './fields.ts'
@@ -18,9 +21,19 @@ const RANGES: Record<string, (v: string) => string> = {
   LESS_THAN_OR_EQUAL_TO: (v) => `[-inf ${v}]`,
 }
 
+/** String conditions the module matches itself, as a tag wildcard of the (escaped, lower-cased) value. */
+const WILDCARDS: Record<string, (escaped: string) => string> = {
+  START_WITH: (v) => `${v}*`,
+  END_WITH: (v) => `*${v}`,
+  CONTAIN: (v) => `*${v}*`,
+}
+
+/** Whether a string criterion is a tag wildcard (no empty value: `{*}` is no query). */
+const isWildcard = (c: Criterion): boolean => !c.numeric && WILDCARDS[c.condition] !== undefined && c.values.every((v) => v !== '')
+
 /** Whether a string criterion needs the field's distinct values resolved first. */
 export function needsCandidates(c: Criterion): boolean {
-  return !c.numeric && c.condition !== 'EQUAL'
+  return !c.numeric && c.condition !== 'EQUAL' && !isWildcard(c)
 }
 
 /** Whether a lower-cased tag value satisfies a string condition against `v` (lower-cased). */
@@ -42,6 +55,8 @@ export function criterionClause(c: Criterion, candidates?: readonly string[]): s
   let clause: string
   if (c.numeric && RANGES[c.condition]) {
     clause = c.values.map((v) => `@${numericField(c.field)}:${RANGES[c.condition]!(String(Number(v)))}`).join(' | ')
+  } else if (isWildcard(c)) {
+    clause = `@${c.field}:{${c.values.map((v) => WILDCARDS[c.condition]!(escapeTag(v.toLowerCase()))).join(' | ')}}`
   } else {
     const tags = needsCandidates(c) ? candidates ?? [] : c.values.map((v) => v.toLowerCase())
     if (tags.length === 0) return c.negated ? '*' : null

@@ -20,18 +20,23 @@
                                                            ZADD lexicon 0 name (and HSET hash name value)
              ZUNLINK zset member lexicon name [hash]       ZREM zset member; if the zset is now empty, ZREM
                                                            lexicon name (and HDEL hash name)
+             KLINK   posting member lexicon name [hash value]  as LINK, for a posting that is a set while small
+                                                           and a sorted set (score 0, urn order) from
+                                                           KEYED_POSTING members on
+             KUNLINK posting member lexicon name [hash]    as UNLINK, for such a posting (a set or a sorted set)
            The native search engine's document numbers and bitmaps (model/search/native/documentOps.ts):
              DOC     docs next free bitmap urn line        gives urn a document number (its own, else one from
                                                            the free set, else INCR next), HSET docs urn
                                                            `<number>|<line>`, SETBIT bitmap number 1
              UNDOC   docs free bitmap urn                  SETBIT bitmap number 0, HDEL docs urn, SADD free number
-             POST    posting urn docs bitmap threshold kind  keeps `bitmap` (bit = document number) equal to the
-                                                           posting (kind `s` set, `z` sorted set) once it has
-                                                           `threshold` members: built whole when it first gets
-                                                           there, then urn's bit set or cleared as its membership
-                                                           is; dropped when the posting empties
-             TALLY   zset target member                    ZADD target <size of zset> member; ZREM target member
-                                                           when the zset is empty
+             POST    posting urn docs bitmap threshold bit  keeps `bitmap` (bit = document number) equal to the
+                                                           posting (a set or a sorted set) once it has
+                                                           `threshold` members: built whole
+                                                           when it first gets there, then urn's bit set to `bit`
+                                                           (1 after a ZLINK of urn, 0 after a ZUNLINK); dropped
+                                                           when the set empties
+             TALLY   posting target member                 ZADD target <size of posting> member; ZREM target
+                                                           member when the posting is empty
            Running the same ops twice leaves the same state (every op sets what it derives from the state it
            reads); restating a document (remove, then add: restore indices) re-lists a posting that lost its
            lexicon entry once the document is its only member.
@@ -56,21 +61,34 @@ local allowed = {
   HSET = true, HDEL = true, DEL = true, SADD = true, SREM = true, ZADD = true, ZREM = true, ZINCRBY = true,
   ZREMRANGEBYSCORE = true, XADD = true, HINCRBY = true, EXPIRE = true,
 }
--- A document's number, from the docs hash (`<number>|<line>`), or nil.
+-- A document's number, from the docs hash (`<number>|<line>`), or nil; remembered for this run (an entity's ops
+-- ask for its own number once per posting).
+local numbers = {}
 local function docNumber(docs, urn)
-  local v = redis.call('HGET', docs, urn)
-  if not v then return nil end
-  return tonumber(string.match(v, '^(%d+)'))
+  local key = docs .. '\0' .. urn
+  if numbers[key] == nil then
+    local v = redis.call('HGET', docs, urn)
+    numbers[key] = v and tonumber(string.match(v, '^(%d+)')) or false
+  end
+  return numbers[key] or nil
 end
 
-local function postingSize(posting, kind)
-  if kind == 'z' then return redis.call('ZCARD', posting) end
-  return redis.call('SCARD', posting)
+-- Members at which a KLINK posting turns from a set into a sorted set: small ones stay compact sets (a sorted set
+-- of urns longer than zset-max-listpack-value costs a skiplist even for one member), large ones can be paged.
+local KEYED_POSTING = 64
+
+-- The size and the type of a posting that is a set or a sorted set.
+local function posting(key)
+  local kind = redis.call('TYPE', key).ok
+  if kind == 'zset' then return redis.call('ZCARD', key), kind end
+  if kind == 'set' then return redis.call('SCARD', key), kind end
+  return 0, kind
 end
 
 -- Sets the bit of every member of a posting in a new bitmap (the posting reached its threshold).
-local function buildBitmap(posting, kind, docs, bitmap)
-  local members = kind == 'z' and redis.call('ZRANGE', posting, 0, -1) or redis.call('SMEMBERS', posting)
+local function buildBitmap(key, docs, bitmap)
+  local _, kind = posting(key)
+  local members = kind == 'zset' and redis.call('ZRANGE', key, 0, -1) or redis.call('SMEMBERS', key)
   for c = 1, #members, 500 do
     local chunk = {}
     for j = c, math.min(c + 499, #members) do chunk[#chunk + 1] = members[j] end
@@ -115,10 +133,38 @@ for _ = 1, n do
       redis.call('ZREM', a[3], a[4])
       if argc > 4 then redis.call('HDEL', a[5], a[4]) end
     end
+  elseif cmd == 'KLINK' then
+    local size, kind = posting(a[1])
+    local added
+    if kind == 'zset' then added = redis.call('ZADD', a[1], 0, a[2])
+    else
+      added = redis.call('SADD', a[1], a[2])
+      if added == 1 and size + 1 >= KEYED_POSTING then
+        local members = redis.call('SMEMBERS', a[1])
+        redis.call('DEL', a[1])
+        for c = 1, #members, 500 do
+          local args = { 'ZADD', a[1] }
+          for j = c, math.min(c + 499, #members) do args[#args + 1] = 0; args[#args + 1] = members[j] end
+          redis.call(unpack(args))
+        end
+      end
+    end
+    if added == 1 and size == 0 then
+      redis.call('ZADD', a[3], 0, a[4])
+      if argc > 4 then redis.call('HSET', a[5], a[4], a[6]) end
+    end
+  elseif cmd == 'KUNLINK' then
+    local _, kind = posting(a[1])
+    if kind == 'zset' then redis.call('ZREM', a[1], a[2]) else redis.call('SREM', a[1], a[2]) end
+    if posting(a[1]) == 0 then
+      redis.call('ZREM', a[3], a[4])
+      if argc > 4 then redis.call('HDEL', a[5], a[4]) end
+    end
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
     if not number then
       number = tonumber(redis.call('SPOP', a[3]) or redis.call('INCR', a[2]))
+      numbers[a[1] .. '\0' .. a[5]] = number
     end
     redis.call('HSET', a[1], a[5], number .. '|' .. a[6])
     redis.call('SETBIT', a[4], number, 1)
@@ -128,22 +174,20 @@ for _ = 1, n do
       redis.call('SETBIT', a[3], number, 0)
       redis.call('HDEL', a[1], a[4])
       redis.call('SADD', a[2], number)
+      numbers[a[1] .. '\0' .. a[4]] = false
     end
   elseif cmd == 'POST' then
-    local size = postingSize(a[1], a[6])
+    local size = posting(a[1])
     if size == 0 then redis.call('DEL', a[4]) else
       local number = docNumber(a[3], a[2])
       if redis.call('EXISTS', a[4]) == 1 then
-        if number then
-          local member = a[6] == 'z' and redis.call('ZSCORE', a[1], a[2]) or (a[6] ~= 'z' and redis.call('SISMEMBER', a[1], a[2]) == 1)
-          redis.call('SETBIT', a[4], number, member and 1 or 0)
-        end
+        if number then redis.call('SETBIT', a[4], number, tonumber(a[6])) end
       elseif size >= tonumber(a[5]) then
-        buildBitmap(a[1], a[6], a[3], a[4])
+        buildBitmap(a[1], a[3], a[4])
       end
     end
   elseif cmd == 'TALLY' then
-    local size = redis.call('ZCARD', a[1])
+    local size = posting(a[1])
     if size == 0 then redis.call('ZREM', a[2], a[3]) else redis.call('ZADD', a[2], size, a[3]) end
   elseif allowed[cmd] then
     redis.call(cmd, unpack(a))

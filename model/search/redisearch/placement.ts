@@ -1,0 +1,263 @@
+/**
+ * On a Redis Cluster, each shard's RediSearch index follows its shard's slot when an operator moves slots
+ * (`redis-cli --cluster rebalance`, `reshard`, adding or removing a master), without a restart or a rebuild.
+ * RediSearch indexes per node and its commands are routed by the index name (which carries the shard's hash tag),
+ * so an index lives on one node and does not move by itself. Every second (and at once when a query meets a
+ * missing index) one round:
+ *   - reads the cluster's map from every master (CLUSTER NODES: who owns each slot, and on the master's own line
+ *     which slots it is migrating or importing) and the indexes each master holds (FT._LIST);
+ *   - creates a shard's index where it is missing on the slot's owner and on a node importing the slot (that one
+ *     with ASKING, as the slot is not its own yet). FT.CREATE indexes the shard's documents already on the node,
+ *     and RediSearch indexes every document MIGRATE brings afterwards (RESTORE), so the index fills as the slot's
+ *     keys arrive and is complete when the slot is: no rebuild;
+ *   - drops the copy left on a node that no longer owns the slot (its documents left with the slot; MIGRATE deleted
+ *     them, and the copy with them). FT.DROPINDEX is routed by the index name, which that node no longer serves:
+ *     it is sent there inside `CLUSTER SETSLOT <slot> IMPORTING <owner>` ... `STABLE` with ASKING, a few
+ *     microseconds in which nothing else reaches the node for that slot (no one redirects to it). It is done only
+ *     when no slot of the cluster is migrating, and when the node holds no key of the slot, so it never races an
+ *     operator's move.
+ * After either, the index's generation is bumped on the owner, so that no answer remembered while the index was
+ * filling is served (memo.ts). Documents are never touched (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the
+ * same creation or drop twice is harmless ("already exists", "Unknown Index name").
+ */
+import { Redis } from 'ioredis'
+import { Client as OmClient, type Schema } from 'redis-om'
+import { slotOf } from '../../store/shards.ts'
+import { generationKey } from './companions.ts'
+import { FT } from './connection.ts'
+
+const ROUND_MS = 1000
+
+/** One shard index: its name, its slot and the FT.CREATE command that makes it. */
+export interface IndexDefinition {
+  index: string
+  slot: number
+  create: string[]
+}
+
+/** One master as CLUSTER NODES shows it, pure. */
+export interface MasterView {
+  id: string
+  address: string
+  /** Slot ranges it owns, [low, high] inclusive. */
+  ranges: [number, number][]
+  /** Its own line only: slots it migrates to another node, and slots it imports (slot -> other node's id). */
+  migrating: Map<number, string>
+  importing: Map<number, string>
+}
+
+/** What one round did (tests and the log read it). */
+export interface PlacementRound {
+  created: { index: string; node: string; importing: boolean }[]
+  dropped: { index: string; node: string }[]
+}
+
+/** The masters of a CLUSTER NODES reply, pure (open slots are read from the `myself` line only). */
+export function parseClusterNodes(text: string): MasterView[] {
+  const masters: MasterView[] = []
+  for (const line of text.split('\n')) {
+    const fields = line.trim().split(' ')
+    if (fields.length < 8) continue
+    const [id, addr, flags] = fields as [string, string, string]
+    if (!flags.split(',').includes('master') || /fail|noaddr|handshake/.test(flags)) continue
+    const view: MasterView = { id, address: addr.split('@')[0]!.split(',')[0]!, ranges: [], migrating: new Map(), importing: new Map() }
+    for (const entry of fields.slice(8)) {
+      const open = /^\[(\d+)-([<>])-([0-9a-f]+)\]$/.exec(entry)
+      if (open) {
+        if (flags.includes('myself')) (open[2] === '>' ? view.migrating : view.importing).set(Number(open[1]), open[3]!)
+        continue
+      }
+      const [low, high] = entry.split('-').map(Number)
+      if (Number.isFinite(low)) view.ranges.push([low!, high ?? low!])
+    }
+    masters.push(view)
+  }
+  return masters
+}
+
+/**
+ * The FT.CREATE command the engine sends for `schema` (captured, not sent): redis-om's, with WITHSUFFIXTRIE on the
+ * fields `trie` names (as connection.ts's omAdapter adds it).
+ */
+export async function createCommand(schema: Schema, trie: ReadonlySet<string> = new Set()): Promise<string[]> {
+  let captured: string[] | undefined
+  const capture = {
+    get: async () => null,
+    set: async () => 'OK',
+    unlink: async () => 0,
+    ft: {
+      create: async (index: string, fields: Record<string, Record<string, unknown>>, options: unknown) => {
+        const withTries = Object.fromEntries(Object.entries(fields).map(([f, d]) => [f, trie.has(f) ? { ...d, WITHSUFFIXTRIE: true } : d]))
+        captured = (FT.CREATE.transformArguments as (...a: unknown[]) => string[])(index, withTries, options)
+      },
+      dropIndex: async () => 'OK',
+    },
+  }
+  await new OmClient().useNoClose(capture as never).fetchRepository(schema).createIndex()
+  if (!captured) throw new Error(`redis-om did not create index ${schema.indexName}`)
+  return [...captured]
+}
+
+const owns = (m: MasterView, slot: number): boolean => m.ranges.some(([low, high]) => slot >= low && slot <= high)
+
+export class IndexPlacement {
+  private readonly seeds: string[]
+  private readonly schemas: () => Schema[]
+  private definitions: Promise<IndexDefinition[]> | undefined
+  private readonly nodes = new Map<string, Redis>()
+  private timer: NodeJS.Timeout | undefined
+  private running: Promise<PlacementRound> | undefined
+  private readonly onRound: (round: PlacementRound) => void
+
+  private readonly suffixTries: (index: string) => ReadonlySet<string>
+  private readonly nodeSetup: readonly string[][]
+
+  /**
+   * `schemas`: every shard index; `suffixTries`: the fields of an index that get WITHSUFFIXTRIE; `nodeSetup`:
+   * commands for a node before it gets an index (module settings such as FT.CONFIG SET, which are per node).
+   */
+  constructor(seeds: string[], schemas: () => Schema[], suffixTries: (index: string) => ReadonlySet<string> = () => new Set(), nodeSetup: readonly string[][] = [], onRound: (round: PlacementRound) => void = () => {}) {
+    this.seeds = seeds
+    this.schemas = schemas
+    this.suffixTries = suffixTries
+    this.nodeSetup = nodeSetup
+    this.onRound = onRound
+  }
+
+  /** Runs a round every second from now on (the timer does not keep the process alive). */
+  start(): void {
+    // A round that fails (a node restarting, the cluster's map changing under it) is simply run again next time.
+    this.timer ??= setInterval(() => { void this.placeNow().catch(() => {}) }, ROUND_MS)
+    this.timer.unref()
+  }
+
+  /** One round now (callers at the same time share it). */
+  placeNow(): Promise<PlacementRound> {
+    this.running ??= this.round().finally(() => { this.running = undefined })
+    return this.running
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer)
+    this.timer = undefined
+    await this.running?.catch(() => {})
+    for (const node of this.nodes.values()) node.disconnect()
+    this.nodes.clear()
+  }
+
+  private node(address: string): Redis {
+    let node = this.nodes.get(address)
+    if (!node) {
+      const cut = address.lastIndexOf(':')
+      node = new Redis({ host: address.slice(0, cut), port: Number(address.slice(cut + 1)), maxRetriesPerRequest: 1, connectTimeout: 2000, connectionName: 'svc-placement' })
+      node.on('error', () => {})
+      this.nodes.set(address, node)
+    }
+    return node
+  }
+
+  /** Every master, each with its own open slots (CLUSTER NODES asked of each master). */
+  private async masters(): Promise<MasterView[]> {
+    let seen: MasterView[] | undefined
+    for (const seed of [...this.seeds, ...this.nodes.keys()]) {
+      seen = await this.node(seed).call('CLUSTER', 'NODES').then((t) => parseClusterNodes(String(t)), () => undefined)
+      if (seen) break
+    }
+    if (!seen) throw new Error('index placement: no cluster node answered CLUSTER NODES')
+    return Promise.all(seen.map(async (m) => {
+      const own = parseClusterNodes(String(await this.node(m.address).call('CLUSTER', 'NODES'))).find((v) => v.id === m.id)
+      return { ...m, migrating: own?.migrating ?? new Map(), importing: own?.importing ?? new Map() }
+    }))
+  }
+
+  private async round(): Promise<PlacementRound> {
+    this.definitions ??= Promise.all(this.schemas().map(async (s) => ({ index: s.indexName, slot: slotOf(s.indexName), create: await createCommand(s, this.suffixTries(s.indexName)) })))
+    const definitions = await this.definitions
+    const masters = await this.masters()
+    const held = new Map(await Promise.all(masters.map(async (m) => [m.id, new Set((await this.node(m.address).call('FT._LIST')) as string[])] as const)))
+    const round: PlacementRound = { created: [], dropped: [] }
+    const settled = masters.every((m) => m.migrating.size === 0 && m.importing.size === 0)
+    for (const d of definitions) {
+      const owner = masters.find((m) => owns(m, d.slot))
+      const importer = masters.find((m) => m.importing.has(d.slot))
+      for (const m of [owner, importer]) {
+        if (!m || held.get(m.id)!.has(d.index)) continue
+        const importing = m === importer
+        const pipeline = this.node(m.address).pipeline()
+        for (const command of this.nodeSetup) pipeline.call(command[0]!, ...command.slice(1))
+        if (importing) pipeline.asking()
+        pipeline.call(d.create[0]!, ...d.create.slice(1))
+        const [err] = ((await pipeline.exec()) ?? []).at(-1) ?? [null]
+        if (err && !/already exists/i.test(err.message)) throw err
+        if (!err) round.created.push({ index: d.index, node: m.address, importing })
+        if (!err && !importing) await this.touch(m, d)
+      }
+      if (!settled || !owner) continue
+      for (const m of masters) {
+        if (m === owner || !held.get(m.id)!.has(d.index)) continue
+        if (await this.drop(m, owner, d)) {
+          round.dropped.push({ index: d.index, node: m.address })
+          await this.touch(owner, d)
+        }
+      }
+    }
+    if (round.created.length + round.dropped.length > 0) this.onRound(round)
+    return round
+  }
+
+  /**
+   * Bumps the index's generation on its owner: answers remembered while the index was filling (memo.ts: during
+   * the move, or while FT.CREATE indexed the documents already there) are not served once it is whole. Never
+   * on an importing node (a key written there would collide with the one MIGRATE brings).
+   */
+  private async touch(owner: MasterView, d: IndexDefinition): Promise<void> {
+    const node = this.node(owner.address)
+    // FT.CREATE indexes the documents already there in the background: bump once it is done (a few seconds at most).
+    for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
+      const info = (await node.call('FT.INFO', d.index).catch(() => [])) as unknown[]
+      const at = info.findIndex((v) => String(v) === 'indexing')
+      if (at < 0 || String(info[at + 1]) === '0') break
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    await node.call('HINCRBY', generationKey(d.index), 'n', '1').catch(() => 0)
+  }
+
+  /** Drops the copy of `d` on `m`, which no longer owns its slot (see the top of this file). */
+  private async drop(m: MasterView, owner: MasterView, d: IndexDefinition): Promise<boolean> {
+    const node = this.node(m.address)
+    if (Number(await node.call('CLUSTER', 'COUNTKEYSINSLOT', String(d.slot))) > 0) return false
+    const replies = (await node.pipeline()
+      .call('CLUSTER', 'SETSLOT', String(d.slot), 'IMPORTING', owner.id)
+      .asking()
+      .call('FT.DROPINDEX', d.index)
+      .call('CLUSTER', 'SETSLOT', String(d.slot), 'STABLE')
+      .exec()) ?? []
+    const [setErr] = replies[0] ?? [null]
+    const [dropErr] = replies[2] ?? [null]
+    if (setErr) return false
+    return !dropErr
+  }
+}
+
+/** How long a query keeps being sent again while its shard's slot (and index) moves. */
+const MOVING_BUDGET_MS = 10_000
+
+/**
+ * Sends a query again while its shard is moving: TRYAGAIN or a redirection node-redis gave up on (it follows
+ * ASK and MOVED, but loses the race when ASKING and the command are not adjacent on a shared connection), or an
+ * index not on the node yet ("Unknown Index name": `placeNow` creates it, then the query goes again).
+ */
+export async function retryWhileMoving<T>(send: () => Promise<T>, placeNow: () => Promise<unknown>): Promise<T> {
+  for (const started = Date.now(); ;) {
+    try {
+      return await send()
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err)
+      const missing = /Unknown Index name|no such index/i.test(message)
+      const moving = missing || /^(ASK|MOVED|TRYAGAIN)\b|Cannot find node|CLUSTERDOWN/i.test(message)
+      if (!moving || Date.now() - started > MOVING_BUDGET_MS) throw err
+      if (missing) await placeNow().catch(() => {})
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  }
+}

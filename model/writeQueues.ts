@@ -1,0 +1,95 @@
+/**
+ * The write queues: one BullMQ queue per partition (model/jobs.ts names them), under Keys.queuePrefix(). This is
+ * the one module that builds them: the gateway's writer, the workers (their Workers and follow-ups), the CLI, the
+ * dashboard and the readiness probe all open them here, so the job options and the queue settings live in one place.
+ */
+import { Queue, Worker, type Job } from 'bullmq'
+import { queueName, type JobResult, type WriteJob } from './jobs.ts'
+import type { Keys } from './store/keys.ts'
+import type { RedisClient } from './store/redis.ts'
+
+/**
+ * Options of every write job. One attempt: a job that throws is failed (a crash mid-job is a stall, which BullMQ
+ * runs again). Finished jobs are kept briefly: a synchronous write's outcome goes to its reply channel, an
+ * asynchronous one's to the worker's record (workers/writeRecords.ts), so BullMQ's copy is only the fallback.
+ */
+export const JOB_OPTIONS = {
+  attempts: 1,
+  removeOnComplete: { age: 60, count: 5000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
+} as const
+
+export type WriteQueue = Queue<WriteJob, JobResult>
+
+/** Opens partition `partition`'s queue (close it when done). */
+export function openQueue(connection: RedisClient, keys: Keys, partition: number): WriteQueue {
+  return new Queue<WriteJob, JobResult>(queueName(partition), { connection, prefix: keys.queuePrefix(), defaultJobOptions: JOB_OPTIONS })
+}
+
+/** Every partition's queue, opened on first use. */
+export class WriteQueues {
+  private readonly opened = new Map<number, WriteQueue>()
+  private readonly connection: RedisClient
+  private readonly keys: Keys
+  readonly partitions: number
+
+  constructor(connection: RedisClient, keys: Keys, partitions: number) {
+    this.connection = connection
+    this.keys = keys
+    this.partitions = partitions
+  }
+
+  queue(partition: number): WriteQueue {
+    let queue = this.opened.get(partition)
+    if (!queue) this.opened.set(partition, (queue = openQueue(this.connection, this.keys, partition)))
+    return queue
+  }
+
+  /** Adds one job; a `jobId` the queue already holds adds nothing (BullMQ's dedup, which retried jobs rely on). */
+  async add(partition: number, job: WriteJob, jobId: string): Promise<void> {
+    await this.queue(partition).add('write', job, { jobId })
+  }
+
+  /** Waiting jobs per partition. */
+  waitingCounts(): Promise<number[]> {
+    return Promise.all(Array.from({ length: this.partitions }, (_, p) => this.queue(p).getWaitingCount()))
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.opened.values()].map((q) => q.close()))
+    this.opened.clear()
+  }
+}
+
+/** Sets global concurrency 1 on every partition queue (idempotent; gateway and workers both do it). */
+export async function limitPartitions(connection: RedisClient, keys: Keys, partitions: number): Promise<void> {
+  const queues = new WriteQueues(connection, keys, partitions)
+  try {
+    await Promise.all(Array.from({ length: partitions }, (_, p) => queues.queue(p).setGlobalConcurrency(1)))
+  } finally {
+    await queues.close()
+  }
+}
+
+/** How a worker holds its jobs (config.ts: lockDurationMs, stalledIntervalMs). */
+export interface WorkerTiming {
+  lockDurationMs: number
+  stalledIntervalMs: number
+}
+
+/**
+ * A Worker on partition `partition`'s queue, one job at a time. A job whose worker died is found stalled and run
+ * again (any number of times: applying is idempotent per job, workers/applyJob.ts).
+ */
+export function partitionWorker(connection: RedisClient, keys: Keys, partition: number, timing: WorkerTiming,
+  process: (job: Job<WriteJob, JobResult>) => Promise<JobResult>): Worker<WriteJob, JobResult> {
+  return new Worker<WriteJob, JobResult>(queueName(partition), process, {
+    connection,
+    prefix: keys.queuePrefix(),
+    concurrency: 1,
+    lockDuration: timing.lockDurationMs,
+    stalledInterval: timing.stalledIntervalMs,
+    maxStalledCount: 1000,
+    autorun: true,
+  })
+}

@@ -1,0 +1,287 @@
+/**
+ * The live scenario (issue 19): the service measured the way it is used. It starts its own Redis (one server, or a
+ * local cluster of 3 masters with BENCH_TOPOLOGY=cluster), a gateway and worker process(es), loads a generated
+ * catalogue of BENCH_LIVE_DATASETS datasets (liveCatalogue.ts) through `ingestProposalBatch` (many requests in
+ * flight; the load rate is printed), then runs BENCH_LIVE_CLIENTS query loops for BENCH_LIVE_SECONDS, each query
+ * of a kind drawn at random with its words, prefixes, filter values and page drawn at random (liveQueries.ts),
+ * while a steady stream of BENCH_LIVE_WRITES datasetProperties changes per second flows to random datasets. It
+ * reports per kind p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis
+ * commands over 20 ms on every node (slow log, cleared before the run) and Redis memory per dataset after the load,
+ * to ops/bench/results/live-<engine>[-cluster].md and .json.
+ *
+ * `node ops/bench/live.ts` runs one engine (BENCH_ENGINE); `npm run bench:live` runs it on every engine and puts
+ * them side by side; `npm run bench` runs it first. Environment: BENCH_LIVE_DATASETS (100000), BENCH_LIVE_CLIENTS
+ * (8), BENCH_LIVE_SECONDS (60), BENCH_LIVE_WRITES (200 per second; 0 for none), BENCH_LIVE_KINDS (a regex of the
+ * kinds to ask), BENCH_LIVE_TIMEOUT_MS (10000: a request unanswered by then counts as a timeout),
+ * BENCH_LIVE_LOAD_INFLIGHT (batch requests in flight while loading, 4), BENCH_LIVE_SEED (1), and as in main.ts:
+ * BENCH_ENGINE, BENCH_TOPOLOGY, BENCH_WORKERS, BENCH_APPENDFSYNC, BENCH_REDIS_SERVER, REDISEARCH_MODULE, BENCH_OUT.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import http from 'node:http'
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
+import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
+import { startRedisCluster } from '../localCluster.ts'
+import { loadProposals, liveDataset, pick, propertiesProposal, seeded } from './liveCatalogue.ts'
+import { LIVE_KINDS } from './liveQueries.ts'
+import { cpuSeconds, keyBytes, readSlowLog, startSlowLog, usedMemory, type SlowLog } from './liveRedis.ts'
+import { send, type Request } from './load.ts'
+import { startChild, type Child } from './processes.ts'
+import { percentile, round } from './stats.ts'
+
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
+const DATASETS = num('BENCH_LIVE_DATASETS', 100_000)
+const CLIENTS = num('BENCH_LIVE_CLIENTS', 8)
+const SECONDS = num('BENCH_LIVE_SECONDS', 60)
+const WRITES = num('BENCH_LIVE_WRITES', 200)
+const TIMEOUT_MS = num('BENCH_LIVE_TIMEOUT_MS', 10_000)
+const LOAD_INFLIGHT = num('BENCH_LIVE_LOAD_INFLIGHT', 4)
+const SEED = num('BENCH_LIVE_SEED', 1)
+const SLOW_MS = 20
+const WORKERS = num('BENCH_WORKERS', 1)
+const FSYNC = (process.env.BENCH_APPENDFSYNC ?? 'everysec') as 'always' | 'everysec' | 'no'
+const ENGINE = process.env.BENCH_ENGINE ?? 'native'
+const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'cluster' ? 'cluster' : 'standalone'
+const MODULE = ENGINE === 'redisearch' ? process.env.REDISEARCH_MODULE ?? '/opt/redisearch/redisearch.so' : undefined
+const KINDS = LIVE_KINDS.filter((k) => new RegExp(process.env.BENCH_LIVE_KINDS ?? '.').test(k.kind))
+const PREFIX = 'bench:svc:'
+const log = (msg: string) => process.stderr.write(`[live] ${msg}\n`)
+if (KINDS.length === 0) throw new Error(`BENCH_LIVE_KINDS matches no kind of: ${LIVE_KINDS.map((k) => k.kind).join(', ')}`)
+
+// ---- the stack ----------------------------------------------------------------------------------------------------
+const startLoad = loadavg()[0]!
+const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-live-'))
+const binary = process.env.BENCH_REDIS_SERVER
+const cluster = TOPOLOGY === 'cluster' ? await startRedisCluster({ masters: 3, replicas: 0, module: MODULE, appendOnly: true, appendFsync: FSYNC, binary }) : undefined
+const embedded = cluster ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, binary, module: MODULE })
+const nodes = cluster ? (await cluster.masterPorts()).map((p) => new Redis(p, '127.0.0.1')) : [new Redis(embedded!.url)]
+const serverVersion = /redis_version:(\S+)/.exec(await nodes[0]!.info('server'))?.[1] ?? '?'
+const modules = (await nodes[0]!.call('MODULE', 'LIST')) as unknown[][]
+const searchVer = modules.map((m) => Object.fromEntries(Array.from({ length: m.length / 2 }, (_, i) => [String(m[2 * i]), m[2 * i + 1]]))).find((m) => m.name === 'search')?.ver
+const moduleVersion = searchVer === undefined ? undefined : `${Math.floor(Number(searchVer) / 10000)}.${Math.floor(Number(searchVer) / 100) % 100}.${Number(searchVer) % 100}`
+const ENGINE_NAME = ENGINE === 'redisearch' ? `redisearch (RediSearch ${moduleVersion ?? '?'})` : ENGINE
+const port = await freePort()
+const env = {
+  ...(cluster ? { REDIS_CLUSTER: cluster.seeds, SHARDS: '16' } : { REDIS_URL: embedded!.url }),
+  PORT: String(port), PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: 'svc_bench_admin_token', KEY_PREFIX: PREFIX,
+  // A loaded batch may take longer than the default 30 s on a busy machine; the run's own timeout (TIMEOUT_MS) is shorter.
+  WRITE_TIMEOUT_MS: String(Math.max(TIMEOUT_MS, 120_000)),
+}
+const children: Child[] = []
+/** Stops everything this run started (also when it fails half-way). */
+async function stopAll(): Promise<void> {
+  for (const child of children.reverse()) await child.stop().catch(() => {})
+  for (const n of nodes) n.disconnect()
+  await embedded?.stop().catch(() => {})
+  await cluster?.stop().catch(() => {})
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().then(() => process.exit(130)))
+const base = new URL(`http://127.0.0.1:${port}`)
+try {
+  for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 120_000))
+  children.push(await startChild('gateway/main.ts', env, /gateway listening/, 120_000))
+} catch (err) {
+  await stopAll()
+  throw err
+}
+log(`${cluster ? `cluster of 3 masters (16 shards) ${cluster.seeds}` : embedded!.url}, Redis ${serverVersion}, engine ${ENGINE_NAME}, ${WORKERS} worker process(es); ${DATASETS} datasets, ${CLIENTS} query loops for ${SECONDS} s, ${WRITES} writes/s; load average ${round(startLoad)} on ${cpus().length} cores`)
+
+// ---- load ------------------------------------------------------------------------------------------------------
+const PER_REQUEST = 333 // datasets per batch request: 999 proposals (3 each)
+async function load(): Promise<{ seconds: number; perSecond: number }> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: LOAD_INFLIGHT })
+  const t0 = performance.now()
+  let next = 0
+  let done = 0
+  // Each tenth: its rate and the Redis CPU it took per dataset (a cost that grows with the catalogue shows here).
+  const redisCpu = async () => (await cpuSeconds(nodes)).reduce((a, b) => a + b, 0)
+  let mark = { done: 0, at: t0, cpu: await redisCpu() }
+  let finished = false
+  const progress = (async () => {
+    for (;;) {
+      const last = finished // the loads ended (or failed): the rest is logged once
+      if (!last) await new Promise((r) => setTimeout(r, 250))
+      if (done - mark.done >= DATASETS / 10 || (last && done > mark.done)) {
+        const now = { done, at: performance.now(), cpu: await redisCpu() }
+        log(`  loaded ${now.done} datasets: ${round((now.done - mark.done) / ((now.at - mark.at) / 1000))}/s since ${mark.done}, Redis CPU ${round(((now.cpu - mark.cpu) * 1000) / (now.done - mark.done))} ms per dataset; load average ${round(loadavg()[0]!)}`)
+        mark = now
+      }
+      if (last) return
+    }
+  })().catch(() => {}) // a progress line lost (Redis stopped after a failed load) is no failure of its own
+  await Promise.all(Array.from({ length: LOAD_INFLIGHT }, async () => {
+    while (next < DATASETS) {
+      const from = next
+      next = Math.min(DATASETS, next + PER_REQUEST)
+      const proposals = []
+      for (let i = from; i < next; i++) proposals.push(...loadProposals(i))
+      const body = JSON.stringify({ proposals })
+      let res = await send(base, agent, { method: 'POST', path: '/aspects?action=ingestProposalBatch', body }, 10 * 60_000)
+      // A write not confirmed in time may still be applied: sending it again is harmless (an identical value creates nothing).
+      for (let retry = 0; res.status === 503 && retry < 5; retry++) {
+        log(`  datasets ${from}-${next}: ${res.body.slice(0, 200)}; sent again`)
+        res = await send(base, agent, { method: 'POST', path: '/aspects?action=ingestProposalBatch', body }, 10 * 60_000)
+      }
+      if (res.status !== 200) throw new Error(`loading datasets ${from}-${next}: HTTP ${res.status} ${res.body.slice(0, 500)}`)
+      const answer = JSON.parse(res.body) as { value: { rejected: number; results: { status: number; error?: unknown }[] } }
+      if (answer.value.rejected > 0) throw new Error(`loading datasets ${from}-${next}: ${answer.value.rejected} rejected, e.g. ${JSON.stringify(answer.value.results.find((r) => r.status !== 200))}`)
+      done += proposals.length / 3
+    }
+  })).finally(() => { finished = true })
+  await progress
+  agent.destroy()
+  const seconds = (performance.now() - t0) / 1000
+  return { seconds, perSecond: DATASETS / seconds }
+}
+
+// ---- the run ---------------------------------------------------------------------------------------------------
+interface Tally { latencies: number[]; count: number; http5xx: number; timeouts: number; otherErrors: number; repeats: number; firstError?: string }
+const tally = (): Tally => ({ latencies: [], count: 0, http5xx: 0, timeouts: 0, otherErrors: 0, repeats: 0 })
+
+/** Sends `req`, timing it into `t` (answers other than 200 counted by kind: 5xx, timeout, other). */
+async function timed(agent: http.Agent, req: Request, t: Tally): Promise<void> {
+  const t0 = performance.now()
+  try {
+    const res = await send(base, agent, req, TIMEOUT_MS)
+    t.latencies.push(performance.now() - t0)
+    if (res.status >= 500) t.http5xx++
+    else if (res.status !== 200) t.otherErrors++
+    if (res.status !== 200) t.firstError ??= `${res.status} ${res.body.slice(0, 300)} (request ${req.body})`
+  } catch (err) {
+    // A timeout counts in the percentiles at the time waited (what the caller waited, at least).
+    if ((err as { code?: string }).code === 'TIMEOUT') { t.timeouts++; t.latencies.push(performance.now() - t0) } else t.otherErrors++
+    t.firstError ??= `${(err as Error).message} (request ${req.body})`
+  }
+  t.count++
+}
+
+async function run(): Promise<{ kinds: Map<string, Tally>; writes: Tally & { asked: number; behind: number }; seconds: number }> {
+  const kinds = new Map(KINDS.map((k) => [k.kind, tally()]))
+  const asked = new Set<string>()
+  const queryAgent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS })
+  const writeAgent = new http.Agent({ keepAlive: true, maxSockets: 1000 }) // a socket for every write in flight: none waits in the client
+  const writes = { ...tally(), asked: 0, behind: 0 }
+  const t0 = performance.now()
+  const end = t0 + SECONDS * 1000
+  const loops = Array.from({ length: CLIENTS }, async (_, k) => {
+    const rnd = seeded(SEED * 7_777 + k)
+    while (performance.now() < end) {
+      const kind = pick(rnd, KINDS)
+      const req = kind.draw(rnd, DATASETS)
+      const t = kinds.get(kind.kind)!
+      const key = `${req.path} ${req.body}`
+      if (asked.has(key)) t.repeats++
+      asked.add(key)
+      await timed(queryAgent, req, t)
+    }
+  })
+  // Writes at a steady rate, not waiting for each other (at most 1,000 in flight; what could not be sent is `behind`).
+  const inFlight = new Set<Promise<void>>()
+  const revisions = new Map<number, number>()
+  const wrnd = seeded(SEED * 31_337)
+  const writer = (async () => {
+    if (WRITES <= 0) return
+    while (performance.now() < end) {
+      const due = Math.floor(((performance.now() - t0) / 1000) * WRITES)
+      while (writes.asked + writes.behind < due) {
+        if (inFlight.size >= 1000) { writes.behind++; continue }
+        const i = Math.floor(wrnd() * DATASETS)
+        const revision = (revisions.get(i) ?? 0) + 1
+        revisions.set(i, revision)
+        writes.asked++
+        const body = JSON.stringify({ proposal: propertiesProposal(liveDataset(i), i, revision) })
+        const p: Promise<void> = timed(writeAgent, { method: 'POST', path: '/aspects?action=ingestProposal', body }, writes).finally(() => inFlight.delete(p))
+        inFlight.add(p)
+      }
+      await new Promise((r) => setTimeout(r, 5))
+    }
+  })()
+  await Promise.all([...loops, writer])
+  const seconds = (performance.now() - t0) / 1000
+  await Promise.all(inFlight)
+  queryAgent.destroy()
+  writeAgent.destroy()
+  return { kinds, writes, seconds }
+}
+
+let loaded: { seconds: number; perSecond: number }
+let memory: { usedMemory: number; perDataset: number; queueBytes: number; perDatasetWithoutQueue: number }
+let result: Awaited<ReturnType<typeof run>>
+let slow: SlowLog
+let slowLoad: SlowLog
+/** Per node, the share of one core its server used during the run (1 = its one thread never idle). */
+let busy: number[]
+try {
+  const before = await usedMemory(nodes)
+  await startSlowLog(nodes, SLOW_MS * 1000)
+  log(`loading ${DATASETS} datasets (3 proposals each, ${PER_REQUEST} datasets per ingestProposalBatch, ${LOAD_INFLIGHT} in flight)`)
+  loaded = await load()
+  log(`loaded ${DATASETS} datasets in ${round(loaded.seconds)} s: ${round(loaded.perSecond)} datasets/s`)
+  slowLoad = await readSlowLog(nodes)
+  log(`Redis commands over ${SLOW_MS} ms while loading: ${slowLoad.count}${slowLoad.count ? ` (${describeCounts(slowLoad)})` : ''}`)
+  const after = await usedMemory(nodes)
+  // Finished jobs BullMQ still keeps (for a minute: JOB_OPTIONS in model/writeQueues.ts) are the queue's, not the catalogue's.
+  const queueBytes = await keyBytes(nodes, `${PREFIX}q*`)
+  memory = { usedMemory: after, perDataset: after / DATASETS, queueBytes, perDatasetWithoutQueue: (after - before - queueBytes) / DATASETS }
+  log(`Redis used_memory ${round(after / 2 ** 20)} MiB: ${round(memory.perDataset)} bytes per dataset; ${round(memory.perDatasetWithoutQueue)} without the empty store and the queue's ${round(queueBytes / 2 ** 20)} MiB`)
+  await startSlowLog(nodes, SLOW_MS * 1000)
+  log(`running ${CLIENTS} query loops over ${KINDS.length} kinds and ${WRITES} writes/s for ${SECONDS} s`)
+  const cpuBefore = await cpuSeconds(nodes)
+  result = await run()
+  const cpuAfter = await cpuSeconds(nodes)
+  busy = cpuAfter.map((c, k) => (c - cpuBefore[k]!) / result.seconds)
+  slow = await readSlowLog(nodes)
+} finally {
+  await stopAll()
+}
+
+// ---- report ----------------------------------------------------------------------------------------------------
+const stats = (t: Tally) => ({
+  count: t.count, p50: percentile(t.latencies, 50), p95: percentile(t.latencies, 95), p99: percentile(t.latencies, 99),
+  max: t.latencies.length ? Math.max(...t.latencies) : NaN, http5xx: t.http5xx, timeouts: t.timeouts, otherErrors: t.otherErrors, repeats: t.repeats, firstError: t.firstError,
+})
+const kinds = [...result.kinds].map(([kind, t]) => ({ kind, ...stats(t) }))
+const writes = { ...stats(result.writes), asked: result.writes.asked, behind: result.writes.behind, perSecond: (result.writes.count - result.writes.http5xx - result.writes.timeouts - result.writes.otherErrors) / result.seconds }
+const queries = kinds.reduce((a, k) => a + k.count, 0)
+const machine = {
+  cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(),
+  loadAverageAtStart: startLoad, loadAverageAtEnd: loadavg()[0]!, redis: serverVersion, moduleVersion, engine: ENGINE, engineName: ENGINE_NAME, topology: TOPOLOGY, workers: WORKERS, appendfsync: FSYNC,
+}
+const settings = { datasets: DATASETS, clients: CLIENTS, seconds: SECONDS, writesPerSecond: WRITES, timeoutMs: TIMEOUT_MS, seed: SEED, slowMs: SLOW_MS }
+for (const k of kinds) if (k.firstError) log(`${k.kind}: first error: ${k.firstError}`)
+if (writes.firstError) log(`writes: first error: ${writes.firstError}`)
+
+function describeCounts(s: SlowLog): string {
+  return `the longest ${round(s.longestMs)} ms; by command: ${Object.entries(s.byCommand).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ')}`
+}
+const ms = (x: number) => (Number.isFinite(x) ? String(round(x)) : '-')
+const row = (name: string, s: ReturnType<typeof stats>, repeats = String(s.repeats)) => `| ${name} | ${s.count} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${s.http5xx} | ${s.timeouts} | ${s.otherErrors} | ${repeats} |`
+const where = TOPOLOGY === 'cluster' ? 'a local Redis Cluster of 3 masters (16 shards)' : 'one redis-server'
+const report = `# Live scenario: engine ${ENGINE_NAME}, ${where}
+
+Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, shared with other work (load average
+${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end); Redis ${serverVersion} (appendfsync ${FSYNC}), ${WORKERS} worker process(es), a gateway; ${machine.date}.
+\`BENCH_LIVE_DATASETS=${DATASETS} BENCH_LIVE_CLIENTS=${CLIENTS} BENCH_LIVE_SECONDS=${SECONDS} BENCH_LIVE_WRITES=${WRITES}\` (ops/bench/live.ts).
+
+- Load: ${DATASETS} datasets (3 aspects each: properties, tags, owner) in ${round(loaded.seconds)} s, **${round(loaded.perSecond)} datasets/s** through \`ingestProposalBatch\`.
+- Redis memory after the load: used_memory ${round(memory.usedMemory / 2 ** 20)} MiB, **${round(memory.perDataset)} bytes per dataset**; ${round(memory.perDatasetWithoutQueue)} bytes per dataset without the empty store's and the write queue's finished jobs (${round(memory.queueBytes / 2 ** 20)} MiB).
+- Queries: ${CLIENTS} loops, ${queries} queries in ${round(result.seconds)} s (**${round(queries / result.seconds)}/s** in all), each of a kind drawn at random, its words, prefixes, filter values and page drawn at random from the catalogue's 400-word vocabulary; ${kinds.reduce((a, k) => a + k.repeats, 0)} of them had been asked before in the run (an exact repeat${ENGINE === 'redisearch' ? '; the redisearch engine\'s answer memo may serve a repeat asked before the next write' : ''}; the writes below change the catalogue ${WRITES} times a second, so nothing is served from a warm cache for long).
+- Writes: ${writes.asked} datasetProperties changes of random datasets asked at ${WRITES}/s, **${round(writes.perSecond)}/s applied** (answered 200)${writes.behind ? `, ${writes.behind} not sent (1,000 already in flight)` : ''}.
+- Redis CPU during the run: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')} of a core${busy.length > 1 ? ' (per master)' : ''}.
+- Redis commands over ${SLOW_MS} ms during the run, all nodes: **${slow.count}**${slow.count ? `, ${describeCounts(slow)}` : ''} (while loading: ${slowLoad.count}${slowLoad.count ? `, ${describeCounts(slowLoad)}` : ''}). On a shared machine a command also counts the time its server waited for a core.
+
+Latencies are the caller's, from sending to the whole answer; a request unanswered after ${TIMEOUT_MS / 1000} s is a timeout and counts as ${TIMEOUT_MS / 1000} s.
+
+| query kind (dataset, 10 per page) | count | p50 ms | p95 ms | p99 ms | max ms | 5xx | timeouts | other errors | asked before in the run |
+|---|---|---|---|---|---|---|---|---|---|
+${kinds.map((k) => row(k.kind, k)).join('\n')}
+${row(`writes (ingestProposal of datasetProperties, ${WRITES}/s asked)`, writes, '')}
+${slow.slowest.length ? `\nThe slowest Redis commands:\n\n| ms | node | command |\n|---|---|---|\n${slow.slowest.map((s) => `| ${round(s.ms)} | ${s.node} | \`${s.command.replace(/\|/g, '\\|').replace(/`/g, "'")}\` |`).join('\n')}\n` : ''}`
+const resultsDir = join('ops', 'bench', 'results')
+mkdirSync(resultsDir, { recursive: true })
+const name = process.env.BENCH_OUT ?? `live-${ENGINE}${TOPOLOGY === 'cluster' ? '-cluster' : ''}`
+writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, slowLog: slow, slowLogWhileLoading: slowLoad }, null, 2))
+writeFileSync(join(resultsDir, `${name}.md`), report)
+process.stdout.write(`\n${report}\nwritten to ${resultsDir}/${name}.md (and .json)\n`)
+process.exit(0)

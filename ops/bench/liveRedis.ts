@@ -1,0 +1,110 @@
+/**
+ * What the live scenario asks Redis itself, on every node: the slow log (commands over a threshold, counted and
+ * the slowest named, Lua scripts by their file), used memory, and the bytes the write queue's keys hold.
+ */
+import { createHash } from 'node:crypto'
+import { readdirSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join, relative } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import type { Redis } from 'ioredis'
+import { LuaScript } from '../../model/store/script.ts'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+
+/**
+ * sha1 -> name of every Lua script that may run: repository path of those under model/ (as LuaScript loads them,
+ * includes expanded), `bullmq:<command>` for the queue's.
+ */
+function scriptNames(): Map<string, string> {
+  const names = new Map<string, string>()
+  try {
+    const require = createRequire(import.meta.url)
+    const bullmq = join(require.resolve('bullmq'), '..', 'scripts', 'index.js')
+    for (const command of Object.values(require(bullmq) as Record<string, { name?: string; content?: string }>)) {
+      if (command?.content) names.set(createHash('sha1').update(command.content).digest('hex'), `bullmq:${command.name}`)
+    }
+  } catch { /* another BullMQ layout: its scripts keep their sha */ }
+  const walk = (dir: string) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, e.name)
+      if (e.isDirectory()) walk(path)
+      else if (e.name.endsWith('.lua')) {
+        try {
+          names.set(new LuaScript(pathToFileURL(path).href, `./${e.name}`).sha, relative(ROOT, path))
+        } catch { /* an include-only fragment */ }
+      }
+    }
+  }
+  walk(join(ROOT, 'model'))
+  return names
+}
+
+/** Logs every command slower than `micros` from now on (the log cleared, long enough to keep them all). */
+export async function startSlowLog(nodes: readonly Redis[], micros: number): Promise<void> {
+  for (const n of nodes) {
+    await n.call('CONFIG', 'SET', 'slowlog-log-slower-than', String(micros))
+    await n.call('CONFIG', 'SET', 'slowlog-max-len', '100000')
+    await n.call('SLOWLOG', 'RESET')
+  }
+}
+
+export interface SlowCommand { node: number; ms: number; command: string }
+export interface SlowLog { count: number; byCommand: Record<string, number>; slowest: SlowCommand[]; longestMs: number }
+
+/** What the slow log of every node holds: the count, the count per command, the `top` slowest. */
+export async function readSlowLog(nodes: readonly Redis[], top = 8): Promise<SlowLog> {
+  const scripts = scriptNames()
+  const all: SlowCommand[] = []
+  let count = 0
+  for (const [k, n] of nodes.entries()) {
+    count += Number(await n.call('SLOWLOG', 'LEN'))
+    const entries = (await n.call('SLOWLOG', 'GET', '-1')) as [number, number, number, string[]][]
+    for (const e of entries) all.push({ node: k, ms: e[2] / 1000, command: describe(e[3], scripts) })
+  }
+  const byCommand: Record<string, number> = {}
+  for (const c of all) {
+    const name = c.command.split(' ').slice(0, /^(EVALSHA|FCALL)$/i.test(c.command.split(' ')[0]!) ? 2 : 1).join(' ')
+    byCommand[name] = (byCommand[name] ?? 0) + 1
+  }
+  const slowest = all.sort((a, b) => b.ms - a.ms).slice(0, top)
+  return { count, byCommand, slowest, longestMs: slowest[0]?.ms ?? 0 }
+}
+
+/** A slow-log entry's command: its name, a script's file (or sha), and its first arguments, shortened. */
+function describe(args: string[], scripts: Map<string, string>): string {
+  const name = String(args[0] ?? '?').toUpperCase()
+  if (name === 'EVALSHA') return printable(`EVALSHA ${scripts.get(String(args[1])) ?? String(args[1]).slice(0, 10)} ${args.slice(3, 5).join(' ')}`.slice(0, 160))
+  // The slow log keeps 128 bytes of each argument: an EVAL's script is named by its first words.
+  if (name === 'EVAL') return printable(`EVAL "${String(args[1]).replace(/\s+/g, ' ').slice(0, 60)}..."`)
+  return printable(args.slice(0, 4).map((a) => String(a).slice(0, 60)).join(' ').slice(0, 160))
+}
+
+/** Control bytes (separators inside keys) shown as `.`, so that the report stays text. */
+const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f]/g, '.')
+
+/** CPU seconds each node's server used so far (used_cpu_user + used_cpu_sys). */
+export async function cpuSeconds(nodes: readonly Redis[]): Promise<number[]> {
+  return Promise.all(nodes.map(async (n) => {
+    const info = await n.info('cpu')
+    return Number(/used_cpu_user:([\d.]+)/.exec(info)![1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)![1])
+  }))
+}
+
+/** used_memory summed over the nodes. */
+export async function usedMemory(nodes: readonly Redis[]): Promise<number> {
+  const each = await Promise.all(nodes.map(async (n) => Number(/used_memory:(\d+)/.exec(await n.info('memory'))![1])))
+  return each.reduce((a, b) => a + b, 0)
+}
+
+/** Bytes held by the keys matching `pattern` on every node (MEMORY USAGE, exact). */
+export async function keyBytes(nodes: readonly Redis[], pattern: string): Promise<number> {
+  let bytes = 0
+  for (const n of nodes) {
+    for await (const keys of n.scanStream({ match: pattern, count: 1000 }) as AsyncIterable<string[]>) {
+      const sizes = await Promise.all(keys.map((k) => n.memory('USAGE', k, 'SAMPLES', 0)))
+      bytes += sizes.reduce<number>((a, b) => a + Number(b ?? 0), 0)
+    }
+  }
+  return bytes
+}

@@ -1,0 +1,62 @@
+/**
+ * The redisearch engine's facet counts streamed a chunk of matches per command (model/search/redisearch/facets.ts),
+ * on the pass's Redis with the search module (skipped without one): counts over many chunks, a last partial chunk,
+ * multi-valued fields and fields no document has equal the counts made here from the documents themselves.
+ */
+import { randomUUID } from 'node:crypto'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { FtConnection } from '../../../model/search/redisearch/connection.ts'
+import { facetValuesKey } from '../../../model/search/redisearch/companions.ts'
+import { facetCounts } from '../../../model/search/redisearch/facets.ts'
+import { testSearchTarget } from '../../helpers/service.ts'
+
+const target = testSearchTarget()
+if (!target) {
+  test.skip('SKIPPED: no Redis with the search module', () => {})
+  console.log('redisearch facet streaming: SKIPPED, no Redis with the search module was found')
+} else {
+  const conn = new FtConnection(target)
+  const prefix = `test:${randomUUID()}:{f1}:`
+  const index = `${prefix}idx`
+  const client = { sendCommand: (args: string[]) => conn.raw(index, args, false) }
+  const docs = Array.from({ length: 53 }, (_, i) => ({
+    key: `${prefix}doc:${i}`, word: i % 3 === 0 ? 'zebra' : 'plain',
+    platform: `urn:svc:dataPlatform:p${i % 4}`, tags: i % 5 === 0 ? [] : [`urn:svc:tag:T${i % 7}`, `urn:svc:tag:T${(i + 1) % 7}`],
+  }))
+  const expected = (keep: (d: (typeof docs)[number]) => boolean) => {
+    const counts = new Map([['platform', new Map<string, number>()], ['tags', new Map<string, number>()], ['domains', new Map<string, number>()]])
+    for (const d of docs.filter(keep)) {
+      counts.get('platform')!.set(d.platform, (counts.get('platform')!.get(d.platform) ?? 0) + 1)
+      for (const t of d.tags) counts.get('tags')!.set(t, (counts.get('tags')!.get(t) ?? 0) + 1)
+    }
+    return counts
+  }
+  const sorted = (m: Map<string, Map<string, number>>) => [...m].map(([f, b]) => [f, [...b].sort()])
+
+  test.before(async () => {
+    await conn.raw(index, ['FT.CREATE', index, 'ON', 'HASH', 'PREFIX', '1', `${prefix}doc:`, 'SCHEMA', 'w', 'TEXT',
+      'platform__f', 'TAG', 'SEPARATOR', '|', 'SORTABLE', 'UNF', 'tags__f', 'TAG', 'SEPARATOR', '|', 'SORTABLE', 'UNF',
+      'domains__f', 'TAG', 'SEPARATOR', '|', 'SORTABLE', 'UNF'], false)
+    for (const d of docs) {
+      const hash = ['w', d.word, 'platform__f', d.platform, ...(d.tags.length ? ['tags__f', d.tags.join('|')] : [])]
+      await client.sendCommand(['HSET', d.key, ...hash])
+      await client.sendCommand(['ZADD', facetValuesKey(index, 'platform'), '0', d.platform])
+      for (const t of d.tags) await client.sendCommand(['ZADD', facetValuesKey(index, 'tags'), '0', t])
+    }
+  })
+  test.after(async () => {
+    await conn.raw(index, ['FT.DROPINDEX', index, 'DD'], false).catch(() => {})
+    await conn.raw(index, ['DEL', facetValuesKey(index, 'platform'), facetValuesKey(index, 'tags')], false)
+    await conn.close()
+  })
+
+  test('counts streamed in chunks of 1, 4, 10 and 1,000 equal the documents\' own', async () => {
+    for (const chunk of [1, 4, 10, 1000]) {
+      assert.equal(sorted(await facetCounts(client, index, '*', ['platform', 'tags', 'domains'], chunk)), sorted(expected(() => true)), `all, chunk ${chunk}`)
+      assert.equal(sorted(await facetCounts(client, index, '@w:(zebra)', ['platform', 'tags', 'domains'], chunk)), sorted(expected((d) => d.word === 'zebra')), `zebra, chunk ${chunk}`)
+      assert.equal(sorted(await facetCounts(client, index, '@w:(nothing)', ['platform', 'tags'], chunk)), [['platform', []], ['tags', []]], `no match, chunk ${chunk}`)
+    }
+  })
+  test.run()
+}
