@@ -1,5 +1,5 @@
 /**
- * The gateway's side of the write path: items go to their partition's queue (model/writeQueues.ts), one job per
+ * The gateway's side of the write path: items go to their partition's queue (model/services/writeQueues.ts), one job per
  * partition. With `wait` (the default) the request waits until a worker has applied them, and the follow-up jobs
  * that worker queued (the reference cleanup of a hard delete, workers/followUps.ts), so an acknowledged write is
  * already readable and searchable; without it (`"async": "true"`) it is answered once BullMQ holds the jobs, with
@@ -26,7 +26,7 @@ import { positionsByPartition, WRITE_RECORD_SECONDS, type FollowUp, type ItemRes
 import type { Keys } from '../model/store/keys.ts'
 import type { RedisClient } from '../model/store/redis.ts'
 import { storeFailure } from '../model/store/storeFailures.ts'
-import { WriteQueues } from '../model/writeQueues.ts'
+import { WriteQueues } from '../model/services/writeQueues.ts'
 
 /** Where the items of an unwaited request went: one write id per partition, and which items (by position) it carries. */
 export interface QueuedWrite {

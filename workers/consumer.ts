@@ -1,5 +1,5 @@
 /**
- * The BullMQ side of the workers: one Worker per partition queue (model/writeQueues.ts), each queue limited to one
+ * The BullMQ side of the workers: one Worker per partition queue (model/services/writeQueues.ts), each queue limited to one
  * active job at a time across every worker process (global concurrency 1), so writes to one entity apply one at a
  * time, in order. A worker process killed mid-job loses its lock; the job is then found stalled and run again
  * (idempotently).
@@ -10,7 +10,7 @@ import { isCatalogError } from '../model/errors.ts'
 import type { FollowUp, JobReply, JobResult, WriteJob } from '../model/jobs.ts'
 import type { Keys } from '../model/store/keys.ts'
 import type { RedisClient } from '../model/store/redis.ts'
-import { partitionWorker } from '../model/writeQueues.ts'
+import { partitionWorker } from '../model/services/writeQueues.ts'
 import { applyJob, type ApplyDeps } from './applyJob.ts'
 import type { FollowUps } from './followUps.ts'
 import { recordOutcome } from './writeRecords.ts'

@@ -8,7 +8,7 @@ import { positionsByPartition, SYSTEM_ACTOR, type FollowUp, type JobResult, type
 import { cleanupAfter, type ReferenceDeps } from '../model/services/references.ts'
 import type { Keys } from '../model/store/keys.ts'
 import type { RedisClient } from '../model/store/redis.ts'
-import { WriteQueues } from '../model/writeQueues.ts'
+import { WriteQueues } from '../model/services/writeQueues.ts'
 
 export class FollowUps {
   private readonly queues: WriteQueues

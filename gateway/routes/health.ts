@@ -2,7 +2,7 @@
  * Operational routes: `/health` (the process is alive; public), `/ready` (Redis answers and workers are present)
  * and `/metrics`; these two are read routes (with AUTH_ENABLED, Prometheus sends a bearer token).
  */
-import { openQueue, type WriteQueue } from '../../model/writeQueues.ts'
+import { openQueue, type WriteQueue } from '../../model/services/writeQueues.ts'
 import { metricsText } from '../../model/metricsText.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'

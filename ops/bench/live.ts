@@ -221,7 +221,7 @@ try {
   slowLoad = await readSlowLog(nodes)
   log(`Redis commands over ${SLOW_MS} ms while loading: ${slowLoad.count}${slowLoad.count ? ` (${describeCounts(slowLoad)})` : ''}`)
   const after = await usedMemory(nodes)
-  // Finished jobs BullMQ still keeps (for a minute: JOB_OPTIONS in model/writeQueues.ts) are the queue's, not the catalogue's.
+  // Finished jobs BullMQ still keeps (for a minute: JOB_OPTIONS in model/services/writeQueues.ts) are the queue's, not the catalogue's.
   const queueBytes = await keyBytes(nodes, `${PREFIX}q*`)
   memory = { usedMemory: after, perDataset: after / DATASETS, queueBytes, perDatasetWithoutQueue: (after - before - queueBytes) / DATASETS }
   log(`Redis used_memory ${round(after / 2 ** 20)} MiB: ${round(memory.perDataset)} bytes per dataset; ${round(memory.perDatasetWithoutQueue)} without the empty store and the queue's ${round(queueBytes / 2 ** 20)} MiB`)

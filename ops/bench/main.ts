@@ -171,7 +171,7 @@ const beforeMemory = await usedMemory()
 const beforeCpu = await redisCpu()
 const batchRates = [await batchLoad(0, DATASETS, 0)] // the first load, once: it is what fills the catalogue
 const afterCpu = await redisCpu()
-// Finished jobs BullMQ still keeps (their payloads, for a minute: model/writeQueues.ts) are the queue's, not the catalogue's.
+// Finished jobs BullMQ still keeps (their payloads, for a minute: model/services/writeQueues.ts) are the queue's, not the catalogue's.
 const afterMemory = (await usedMemory()) - (await keyBytes(`${env.KEY_PREFIX}q:*`))
 const companionBytes = ENGINE === 'redisearch' ? (await Promise.all(['live', 'fvals:*', 'fv:*', 'gen'].map((k) => keyBytes(`${env.KEY_PREFIX}{*}:idx:*:${k}`)))).reduce((a, b) => a + b, 0) : 0
 record({ figure: 'Redis CPU per dataset first written in batches (queue and apply script, 4 aspects, every index entry)', value: ((afterCpu - beforeCpu) * 1e6) / DATASETS, unit: 'us' })

@@ -1,6 +1,6 @@
 /** `queues`: job counts of every partition's write queue (waiting, active, completed, failed, delayed). */
 import { queueName } from '../../model/jobs.ts'
-import { openQueue } from '../../model/writeQueues.ts'
+import { openQueue } from '../../model/services/writeQueues.ts'
 import { parse } from './args.ts'
 import { withRedis } from './redis.ts'
 

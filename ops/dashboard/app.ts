@@ -12,7 +12,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { RedisClient } from '../../model/store/redis.ts'
 import { allows, type TokenStore } from '../../model/services/tokens.ts'
 import type { Config } from '../../model/config.ts'
-import { openQueue } from '../../model/writeQueues.ts'
+import { openQueue } from '../../model/services/writeQueues.ts'
 import type { Keys } from '../../model/store/keys.ts'
 
 export const DASHBOARD_PATH = '/queues'

@@ -4,7 +4,7 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { openQueue } from '../../model/writeQueues.ts'
+import { openQueue } from '../../model/services/writeQueues.ts'
 import { startService, type TestService } from '../helpers/service.ts'
 
 const t = suite<{ svc: TestService }>('async write records')

@@ -4,9 +4,9 @@
  * dashboard and the readiness probe all open them here, so the job options and the queue settings live in one place.
  */
 import { Queue, Worker, type Job } from 'bullmq'
-import { queueName, type JobResult, type WriteJob } from './jobs.ts'
-import type { Keys } from './store/keys.ts'
-import type { RedisClient } from './store/redis.ts'
+import { queueName, type JobResult, type WriteJob } from '../jobs.ts'
+import type { Keys } from '../store/keys.ts'
+import type { RedisClient } from '../store/redis.ts'
 
 /**
  * Options of every write job. One attempt: a job that throws is failed (a crash mid-job is a stall, which BullMQ
