@@ -21,6 +21,7 @@ export const ERRORS = {
   UNSUPPORTED_CHANGE: { status: 400, message: 'this change is not supported for this aspect' },
   UNKNOWN_FILTER_FIELD: { status: 400, message: 'the filter names a field that is not searchable for this entity' },
   INVALID_FILTER: { status: 400, message: 'the filter is not valid' },
+  FILTER_TOO_BROAD: { status: 400, message: 'a string filter matches more distinct values than the native engine answers in one query' },
   UNAUTHORIZED: { status: 401, message: 'a valid bearer token is required' },
   FORBIDDEN: { status: 403, message: 'the token does not allow this operation' },
   NOT_FOUND: { status: 404, message: 'no such route' },

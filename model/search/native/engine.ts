@@ -13,6 +13,7 @@ import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
+import { fail } from '../../errors.ts'
 import { LuaScript } from '../../store/script.ts'
 import type { SearchEngine, ShardHits, Suggestion } from '../engine.ts'
 import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
@@ -34,6 +35,25 @@ const autocompleteScan = (limit: number): number => Math.min(1000, Math.max(50, 
 
 /** Lexicon entries one ZSCAN step reads (about a millisecond of Redis time). */
 const SCAN_STEP = 5000
+/** Distinct values a string condition may match in a shard (filter.lua has the same bound for ranges). */
+const MAX_FILTER_VALUES = 5000
+
+/** The 400 of a string condition matching more than MAX_FILTER_VALUES values. */
+function tooBroad(what: string, matched: number): Error {
+  return fail('FILTER_TOO_BROAD', `the filter ${what} matches ${matched} distinct values in one shard; the native engine answers at most ${MAX_FILTER_VALUES}: narrow it`,
+    [{ path: 'filter', message: `${what}: ${matched} values` }])
+}
+
+/** Runs a search script, turning its FILTER_TOO_BROAD error into the 400 it stands for. */
+async function runSearchScript(script: LuaScript, redis: RedisClient, keys: string[], args: string[]): Promise<unknown> {
+  try {
+    return await script.run(redis, keys, args)
+  } catch (err) {
+    const broad = /FILTER_TOO_BROAD (\S+) (\S+) (.*) matches (\d+) values/.exec(err instanceof Error ? err.message : '')
+    if (broad) throw tooBroad(`${broad[1]} ${broad[2]} ${JSON.stringify(broad[3])}`, Number(broad[4]))
+    throw err
+  }
+}
 
 /** A glob matching `text` literally (the glob's special characters escaped); letters of either case when `anyCase`. */
 export function literalGlob(text: string, anyCase: boolean): string {
@@ -133,7 +153,7 @@ export class NativeEngine implements SearchEngine {
       ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveScans(shard, query.entity, group)))),
       String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
     ]
-    const [total, scored, rawFacets] = (await searchScript.run(this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[]]
+    const [total, scored, rawFacets] = (await runSearchScript(searchScript, this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[]]
     const result: ShardHits = { total, hits: [], facets: [] }
     // The result set's score is minus the relevance: ascending order there is best first.
     for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: scored[i]!, score: -Number(scored[i + 1]) || 0 })
@@ -175,6 +195,7 @@ export class NativeEngine implements SearchEngine {
         do {
           const [next, entries] = await this.redis.zscan(key, cursor, 'MATCH', pattern, 'COUNT', SCAN_STEP)
           for (let i = 0; i < entries.length; i += 2) found.add(entries[i]!)
+          if (found.size > MAX_FILTER_VALUES) throw tooBroad(`${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size)
           cursor = next
         } while (cursor !== '0')
       }
@@ -186,7 +207,7 @@ export class NativeEngine implements SearchEngine {
     const target = this.scriptTarget(shard, query.entity)
     const filter = await Promise.all(query.filter.map((group) => this.resolveScans(shard, query.entity, group)))
     const args = [target.prefix, target.tmp, normalizeSuggestion(query.query), String(query.filter.length > 0 ? 1000 : autocompleteScan(query.limit)), ...encodeFilter(filter)]
-    const raw = (await autocompleteScript.run(this.redis, target.keys, args)) as string[]
+    const raw = (await runSearchScript(autocompleteScript, this.redis, target.keys, args)) as string[]
     const found: Suggestion[] = []
     for (let i = 0; i < raw.length; i += 2) found.push({ text: raw[i]!, whole: raw[i + 1] === '1' })
     return found

@@ -9,6 +9,7 @@
   document's number, documentOps.ts), built only when facets need it: a posting's own bitmap when it has one,
   else its members' numbers; a combination combines its parts' bitmaps with BITOP.
 ]]
+local MAX_FILTER_VALUES = 5000
 local tmpCount = 0
 local tmps = {}
 local function tmp()
@@ -68,16 +69,24 @@ end
 -- ZUNIONSTORE/ZINTERSTORE with many source keys, in chunks that stay within Lua's stack.
 local CHUNK = 500
 local function storeChunked(command, dest, keys, aggregate)
-  for i = 1, #keys, CHUNK do
-    local args = { command, dest, 0 }
-    if i > 1 then args[#args + 1] = dest end
-    for j = i, math.min(i + CHUNK - 1, #keys) do args[#args + 1] = keys[j] end
-    args[3] = #args - 3
+  local function store(target, list)
+    local args = { command, target, #list }
+    for _, k in ipairs(list) do args[#args + 1] = k end
     args[#args + 1] = 'AGGREGATE'
     args[#args + 1] = aggregate
     redis.call(unpack(args))
   end
-  return expiring(dest)
+  if #keys <= CHUNK then store(dest, keys) return expiring(dest) end
+  -- Each chunk into a key of its own, then those together (re-merging a growing result per chunk is quadratic).
+  local parts = {}
+  for i = 1, #keys, CHUNK do
+    local chunk = {}
+    for j = i, math.min(i + CHUNK - 1, #keys) do chunk[#chunk + 1] = keys[j] end
+    parts[#parts + 1] = tmp()
+    store(parts[#parts], chunk)
+    expiring(parts[#parts])
+  end
+  return storeChunked(command, dest, parts, aggregate)
 end
 
 local function keysOf(exprs)
@@ -93,7 +102,8 @@ local function union(exprs, aggregate)
   local key = storeChunked('ZUNIONSTORE', tmp(), keysOf(exprs), aggregate or 'MAX')
   local bitmap
   return { key = key, bitmap = function()
-    if not bitmap then bitmap = bitop('OR', exprs) end
+    -- A few parts: OR their bitmaps; many (a range of values, each a small posting): the union's own members.
+    if not bitmap then bitmap = #exprs <= 16 and bitop('OR', exprs) or bitmapOfKey(key) end
     return bitmap
   end }
 end
@@ -138,14 +148,25 @@ local function kwKey(field, lower) return P .. 'kw:' .. field .. '\0' .. lower e
 
 -- Lower-cased values of a field matching a range or prefix condition, from the field's lexicon `vals:` (CONTAIN
 -- and END_WITH arrive resolved to the matching values by the service, condition EQUAL: engine.ts).
+-- A range or prefix condition over more than MAX_FILTER_VALUES values is refused (FILTER_TOO_BROAD) before any is read:
+-- its union would hold Redis for as long as it has values.
+local LEX_RANGE = {
+  START_WITH = function(v) return '[' .. v, '[' .. v .. '\255' end,
+  GREATER_THAN = function(v) return '(' .. v, '+' end,
+  GREATER_THAN_OR_EQUAL_TO = function(v) return '[' .. v, '+' end,
+  LESS_THAN = function(v) return '-', '(' .. v end,
+  LESS_THAN_OR_EQUAL_TO = function(v) return '-', '[' .. v end,
+}
 local function matchingValues(field, condition, v)
+  local range = LEX_RANGE[condition]
+  if not range then return {} end
   local vals = P .. 'vals:' .. field
-  if condition == 'START_WITH' then return redis.call('ZRANGEBYLEX', vals, '[' .. v, '[' .. v .. '\255') end
-  if condition == 'GREATER_THAN' then return redis.call('ZRANGEBYLEX', vals, '(' .. v, '+') end
-  if condition == 'GREATER_THAN_OR_EQUAL_TO' then return redis.call('ZRANGEBYLEX', vals, '[' .. v, '+') end
-  if condition == 'LESS_THAN' then return redis.call('ZRANGEBYLEX', vals, '-', '(' .. v) end
-  if condition == 'LESS_THAN_OR_EQUAL_TO' then return redis.call('ZRANGEBYLEX', vals, '-', '[' .. v) end
-  return {}
+  local min, max = range(v)
+  local n = redis.call('ZLEXCOUNT', vals, min, max)
+  if n > MAX_FILTER_VALUES then
+    error({ err = 'FILTER_TOO_BROAD ' .. field .. ' ' .. condition .. ' ' .. v .. ' matches ' .. n .. ' values' })
+  end
+  return redis.call('ZRANGEBYLEX', vals, min, max)
 end
 
 local NUMERIC_RANGE = {

@@ -41,7 +41,9 @@ for _ = 1, nWords do
   pos = pos + 2
   local set
   if isPrefix then
-    local expansions = redis.call('ZRANGEBYLEX', P .. 'toks:', '[' .. token, '[' .. token .. '\255', 'LIMIT', 0, 200)
+    local n = redis.call('ZLEXCOUNT', P .. 'toks:', '[' .. token, '[' .. token .. '\255')
+    if n > MAX_FILTER_VALUES then error({ err = 'FILTER_TOO_BROAD input prefix ' .. token .. ' matches ' .. n .. ' values' }) end
+    local expansions = redis.call('ZRANGEBYLEX', P .. 'toks:', '[' .. token, '[' .. token .. '\255')
     local parts = {}
     for i, t in ipairs(expansions) do parts[i] = leaf(P .. 'tok:' .. t) end
     set = union(parts, 'MIN')
