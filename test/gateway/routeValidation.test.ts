@@ -69,6 +69,18 @@ test('query parameters are read by their schema\'s kind, defaulted, and validate
   assert.equal(queryChecker(undefined)({ anything: 'x' }), {})
 })
 
+test('boolean query parameters: true or false in any case, their default when absent or empty, else a 400 naming them', () => {
+  const check = queryChecker(Type.Object({
+    async: Type.Optional(Type.Boolean({ default: true })),
+    systemMetadata: Type.Optional(Type.Boolean({ default: false })),
+  }))
+  assert.equal(check({}), { async: true, systemMetadata: false })
+  assert.equal(check({ async: 'FALSE', systemMetadata: 'True' }), { async: false, systemMetadata: true })
+  assert.equal(check({ async: '', systemMetadata: ['true', 'false'] }), { async: true, systemMetadata: true })
+  assert.throws(() => check({ async: 'maybe' }), (e: CatalogError) => e.code === 'INVALID_REQUEST' && /query parameter "async"/.test(e.message) && e.details[0]!.path === 'async')
+  assert.throws(() => check({ async: '1' }), (e: CatalogError) => e.details[0]!.path === 'async')
+})
+
 test('the path parameter is named by its schema (urn by default) and validated', () => {
   assert.equal(pathChecker(undefined)('urn:svc:tag:x'), { urn: 'urn:svc:tag:x' })
   const id = pathChecker(Type.Object({ id: Type.String({ minLength: 1 }) }))
