@@ -20,8 +20,6 @@
  *                   result are bitmap ANDs, search-2.lua)
  *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; match-all facets
  *                   and the candidate values of every facet)
- *   tri:<f>:<abc>   set: the lower-cased values of name field f (an autocomplete field) containing the trigram abc,
- *                   while some document has the value (TRIGRAMS): CONTAIN and END_WITH candidates
  * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK, KLINK/KUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost.
  */
@@ -30,7 +28,7 @@ import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
-import { facetLine, nativeEntries, trigrams } from './entries.ts'
+import { facetLine, nativeEntries } from './entries.ts'
 
 const SEP = '\u0000'
 
@@ -46,8 +44,7 @@ export function nativeDocumentOps(
   const now = nativeEntries(registry, entity, after)
   const ops: Op[] = []
   const docs = ix('docs')
-  const fields = registry.searchFields(entity)
-  const facets = new Set([...fields.values()].filter((f) => f.facet).map((f) => f.name))
+  const facets = new Set([...registry.searchFields(entity).values()].filter((f) => f.facet).map((f) => f.name))
   // The document's number comes first (every bitmap op below reads it) and goes last.
   if (after) ops.push(['DOC', docs, ix('next'), ix('free'), ix('lb'), urn, facetLine(facets, now)])
   if (after) ops.push(['HSET', keys.doc(T, urn), 'urn', urn, 'd', JSON.stringify(after.fields)])
@@ -68,11 +65,8 @@ export function nativeDocumentOps(
   const keywordOps = (kw: string, bit: '0' | '1'): Op[] => {
     const [field, lower] = kw.split(SEP) as [string, string]
     const posting = ix('kw', kw)
-    const out: Op[] = [post(posting, ix('bm', `kw:${kw}`), facets.has(field) ? 1 : bitmapMin, bit)]
-    if (facets.has(field)) out.push(['TALLY', posting, ix('fcnt', field), lower])
-    const grams = fields.get(field)?.autocomplete ? trigrams(lower) : []
-    if (grams.length > 0) out.push(['TRIGRAMS', posting, lower, ...grams.map((g) => ix('tri', `${field}:${g}`))])
-    return out
+    const bitmap = post(posting, ix('bm', `kw:${kw}`), facets.has(field) ? 1 : bitmapMin, bit)
+    return facets.has(field) ? [bitmap, ['TALLY', posting, ix('fcnt', field), lower]] : [bitmap]
   }
   for (const kw of old.keywords.keys()) {
     if (now.keywords.has(kw)) continue

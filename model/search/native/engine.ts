@@ -2,10 +2,9 @@
  * The native search engine: an inverted index on core Redis structures (sets, sorted sets, lexicographic ranges),
  * for servers without the search module, one index per shard. Queries run as one Lua script per shard
  * (search-2.lua, autocomplete-2.lua), whose cost is bounded by the page and the facet values shown. CONTAIN and
- * END_WITH criteria are first resolved here to the values (or urns) they match (resolveScans): on name fields from
- * the values sharing the condition's trigrams, elsewhere by ZSCAN of the field's lexicon in short steps (no index
- * orders values by their inside or their end, and one scan of a large lexicon inside the script would hold Redis
- * for its whole length).
+ * END_WITH criteria are first resolved here to the values (or urns) they match, by ZSCAN of the field's lexicon in
+ * short steps (resolveScans): no index orders values by their inside or their end, and one scan of a large
+ * lexicon inside the script would hold Redis for its whole length.
  */
 import { randomUUID } from 'node:crypto'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
@@ -22,7 +21,6 @@ import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
-import { trigrams } from './entries.ts'
 import { lexRange } from '../../store/lexRange.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
@@ -180,9 +178,8 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
-   * shard that match: on a name field (an autocomplete field) from the values listed under every trigram of the
-   * condition's value (tri:, one SINTER); otherwise (other fields, values under 3 characters, the urn) by ZSCAN MATCH
-   * over the field's lexicon (the live set for the urn) in steps of SCAN_STEP entries; other criteria unchanged. Values and urns written while the scan runs may be missed, as
+   * shard that match, found by ZSCAN MATCH over the field's lexicon (the live set for the urn) in steps of
+   * SCAN_STEP entries; other criteria unchanged. Values and urns written while the scan runs may be missed, as
    * by any search that starts before the write is acknowledged.
    */
   private async resolveScans(shard: number, entity: EntitySpec, criteria: readonly Criterion[]): Promise<Criterion[]> {
@@ -191,18 +188,7 @@ export class NativeEngine implements SearchEngine {
       const isUrn = c.field === 'urn'
       const key = isUrn ? this.keys.nativeIndex(shard, entity.name, 'live') : this.keys.nativeIndex(shard, entity.name, 'vals', c.field)
       const found = new Set<string>()
-      const named = !isUrn && this.registry.searchFields(entity).get(c.field)?.autocomplete === true
       for (const value of c.values) {
-        const lower = value.toLowerCase()
-        const grams = named ? trigrams(lower) : []
-        if (grams.length > 0) {
-          // A name field: the values sharing the condition's trigrams (one SINTER, as large as the rarest trigram's
-          // values), then the condition itself.
-          const candidates = await this.redis.sinter(...grams.map((g) => this.keys.nativeIndex(shard, entity.name, 'tri', `${c.field}:${g}`)))
-          for (const v of candidates) if (c.condition === 'CONTAIN' ? v.includes(lower) : v.endsWith(lower)) found.add(v)
-          if (found.size > MAX_FILTER_VALUES) throw tooBroad(`${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size)
-          continue
-        }
         const inner = literalGlob(isUrn ? value : value.toLowerCase(), isUrn)
         const pattern = c.condition === 'CONTAIN' ? `*${inner}*` : `*${inner}`
         let cursor = '0'

@@ -64,18 +64,6 @@ export function nativeEntries(registry: Registry, entity: EntitySpec, doc: Searc
   return entries
 }
 
-/**
- * The distinct trigrams (3 code points) of a lower-cased value: the native engine lists the values of name fields
- * (the autocomplete fields) under each of their trigrams, so that CONTAIN and END_WITH on them read the values
- * sharing the condition's trigrams instead of every value (engine.ts).
- */
-export function trigrams(lower: string): string[] {
-  const points = [...lower]
-  const found = new Set<string>()
-  for (let i = 0; i + 3 <= points.length; i++) found.add(points.slice(i, i + 3).join(''))
-  return [...found]
-}
-
 /** Separators of a facet line: between fields, and between a field and each of its values. */
 export const FIELD_SEP = '\u001e'
 export const VALUE_SEP = '\u001f'

@@ -35,8 +35,6 @@
                                                            when it first gets there, then urn's bit set to `bit`
                                                            (1 after a ZLINK of urn, 0 after a ZUNLINK); dropped
                                                            when the set empties
-             TRIGRAMS posting value set...                 SADD each set value while the posting has members,
-                                                           else SREM each set value
              TALLY   posting target member                 ZADD target <size of posting> member; ZREM target
                                                            member when the posting is empty
            Running the same ops twice leaves the same state (every op sets what it derives from the state it
@@ -187,11 +185,6 @@ for _ = 1, n do
       elseif size >= tonumber(a[5]) then
         buildBitmap(a[1], a[3], a[4])
       end
-    end
-  elseif cmd == 'TRIGRAMS' then
-    local present = posting(a[1]) > 0
-    for j = 3, argc do
-      if present then redis.call('SADD', a[j], a[2]) else redis.call('SREM', a[j], a[2]) end
     end
   elseif cmd == 'TALLY' then
     local size = posting(a[1])
