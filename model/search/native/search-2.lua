@@ -91,7 +91,7 @@ else
 end
 
 -- The values a facet reports: its most frequent values in the index (fcnt:<field>, kept by the apply script),
--- at most maxFacetValues; {lower -> count in the index} and the count of values the field has.
+-- at most maxFacetValues, as {lower-cased value, count in the index} pairs.
 local function candidates(field)
   local key = P .. 'fcnt:' .. field
   local list = redis.call('ZREVRANGE', key, 0, maxFacetValues - 1, 'WITHSCORES')
@@ -124,34 +124,33 @@ end
 -- with each shown value's bitmap and counts the bits.
 local function countFacets(total)
   local out = {}
-  local lines
+  -- A small result: every (field, value) of its documents' facet lines counted once (`field\31v\31v\30field...`).
+  local lineCounts
   if result.key ~= live and total <= smallResult then
-    lines = {}
+    lineCounts = {}
     local urns = redis.call('ZRANGE', result.key, 0, -1)
     for c = 1, #urns, 500 do
       local chunk = {}
       for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
       for _, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
-        if v then lines[#lines + 1] = string.match(v, '^%d+|(.*)$') end
+        local line = v and string.match(v, '^%d+|(.*)$') or ''
+        for part in string.gmatch(line, '[^\30]+') do
+          local field = string.match(part, '^[^\31]*')
+          local counts = lineCounts[field] or {}
+          lineCounts[field] = counts
+          for value in string.gmatch(string.sub(part, #field + 2), '[^\31]+') do counts[value] = (counts[value] or 0) + 1 end
+        end
       end
     end
   end
-  local probe = result.key ~= live and not lines and tmp() or nil
+  local probe = result.key ~= live and not lineCounts and tmp() or nil
   for _, field in ipairs(facetFields) do
     local values = candidates(field)
     local countOf
     if result.key == live then
       countOf = function(entry) return entry[2] end
-    elseif lines then
-      local counts = {}
-      local prefix = field .. '\31'
-      for _, line in ipairs(lines) do
-        for part in string.gmatch(line, '[^\30]+') do
-          if string.sub(part, 1, #prefix) == prefix then
-            for value in string.gmatch(string.sub(part, #prefix + 1), '[^\31]+') do counts[value] = (counts[value] or 0) + 1 end
-          end
-        end
-      end
+    elseif lineCounts then
+      local counts = lineCounts[field] or {}
       countOf = function(entry) return counts[entry[1]] or 0 end
     else
       local matched = result.bitmap()
