@@ -133,21 +133,25 @@ export async function runGrowthDrill(o: DrillOptions): Promise<DrillReport> {
     report.checks.push({ notReadBack, notFound, starTotal: await starTotal(o.url, timeoutMs) })
   }
 
-  await new Promise((r) => setTimeout(r, 2000))
-  const grown = await growByOneMaster(o.cluster)
-  const grownExact = await settle()
-  report.newMasterKeys = await keysOn(grown.port)
-  report.moves.push({ what: 'grow 3 -> 4 masters', joinMs: grown.joinMs, moveMs: grown.moveMs, searchExactAfterMs: grownExact })
-  log(`grew: joined in ${grown.joinMs} ms, slots moved in ${grown.moveMs} ms, search exact ${grownExact} ms later; new master holds ${report.newMasterKeys} keys`)
-  await check()
-  await new Promise((r) => setTimeout(r, 2000))
-  const shrunk = await shrinkMaster(o.cluster, grown.port)
-  const shrunkExact = await settle()
-  report.moves.push({ what: 'shrink 4 -> 3 masters', moveMs: shrunk.moveMs, removeMs: shrunk.removeMs, searchExactAfterMs: shrunkExact })
-  log(`shrank: slots moved off in ${shrunk.moveMs} ms, node removed in ${shrunk.removeMs} ms, search exact ${shrunkExact} ms later`)
-  await new Promise((r) => setTimeout(r, 1000))
-  stop = true
-  await Promise.all([...queries, writer])
+  // Whatever a move throws, the load stops with it (a failed drill must not leave loops running).
+  try {
+    await new Promise((r) => setTimeout(r, 2000))
+    const grown = await growByOneMaster(o.cluster)
+    const grownExact = await settle()
+    report.newMasterKeys = await keysOn(grown.port)
+    report.moves.push({ what: 'grow 3 -> 4 masters', joinMs: grown.joinMs, moveMs: grown.moveMs, searchExactAfterMs: grownExact })
+    log(`grew: joined in ${grown.joinMs} ms, slots moved in ${grown.moveMs} ms, search exact ${grownExact} ms later; new master holds ${report.newMasterKeys} keys`)
+    await check()
+    await new Promise((r) => setTimeout(r, 2000))
+    const shrunk = await shrinkMaster(o.cluster, grown.port)
+    const shrunkExact = await settle()
+    report.moves.push({ what: 'shrink 4 -> 3 masters', moveMs: shrunk.moveMs, removeMs: shrunk.removeMs, searchExactAfterMs: shrunkExact })
+    log(`shrank: slots moved off in ${shrunk.moveMs} ms, node removed in ${shrunk.removeMs} ms, search exact ${shrunkExact} ms later`)
+    await new Promise((r) => setTimeout(r, 1000))
+  } finally {
+    stop = true
+    await Promise.all([...queries, writer])
+  }
   await check()
   return report
 }
