@@ -81,7 +81,7 @@ export function nativeDocumentOps(
     if (!old.keywords.has(kw)) ops.push(...keywordOps(kw, '1'))
   }
   const aliasPost = (alias: string, bit: '0' | '1'): Op => post(ix('kw', alias), ix('bm', `kw:${alias}`), bitmapMin, bit)
-  // An alias posting has no lexicon: its own key stands in for one (KLINK lists the posting's name there).
+  // Alias postings are listed in `aliases:` (KLINK keeps a lexicon of every posting; no query reads this one).
   for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['KUNLINK', ix('kw', alias), urn, ix('aliases'), alias], aliasPost(alias, '0'))
   for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['KLINK', ix('kw', alias), urn, ix('aliases'), alias], aliasPost(alias, '1'))
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])
