@@ -20,6 +20,9 @@
  *                   result are bitmap ANDs, search-2.lua)
  *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; match-all facets
  *                   and the candidate values of every facet)
+ *   vlog:           stream: every value that entered or left a `vals:` lexicon, and every urn that entered or left
+ *                   `live:` (LEXLOG), trimmed to about LEXICON_LOG_LENGTH entries: lexiconMirror.ts follows it;
+ *                   `vorigin:` holds the id of its first entry (a log begun again has another)
  * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK, KLINK/KUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost.
  */
@@ -29,6 +32,7 @@ import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import { facetLine, nativeEntries } from './entries.ts'
+import { lexiconLogOp, URN_LEXICON } from './lexiconMirror.ts'
 
 const SEP = '\u0000'
 
@@ -49,8 +53,10 @@ export function nativeDocumentOps(
   if (after) ops.push(['DOC', docs, ix('next'), ix('free'), ix('lb'), urn, facetLine(facets, now)])
   if (after) ops.push(['HSET', keys.doc(T, urn), 'urn', urn, 'd', JSON.stringify(after.fields)])
   else if (before) ops.push(['DEL', keys.doc(T, urn)])
-  if (after && !before) ops.push(['ZADD', ix('live'), '0', urn])
-  if (before && !after) ops.push(['ZREM', ix('live'), urn])
+  // A value entering or leaving a lexicon is logged for the copies that CONTAIN and END_WITH read (lexiconMirror.ts).
+  const logged = (field: string, value: string): Op => lexiconLogOp(keys, shard, T, field, value)
+  if (after && !before) ops.push(['ZADD', ix('live'), '0', urn], logged(URN_LEXICON, urn))
+  if (before && !after) ops.push(['ZREM', ix('live'), urn], logged(URN_LEXICON, urn))
 
   // After a (Z)LINK or (Z)UNLINK of urn: its bit in the posting's bitmap (`bit` 1 or 0).
   const post = (posting: string, bitmap: string, threshold: number, bit: '0' | '1'): Op => ['POST', posting, urn, docs, bitmap, String(threshold), bit]
@@ -71,13 +77,13 @@ export function nativeDocumentOps(
   for (const kw of old.keywords.keys()) {
     if (now.keywords.has(kw)) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    ops.push(['KUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...keywordOps(kw, '0'))
+    ops.push(['KUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], logged(field, lower), ...keywordOps(kw, '0'))
   }
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
     // Facet buckets show original spellings; other fields need none.
-    ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower])
+    ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower], logged(field, lower))
     if (!old.keywords.has(kw)) ops.push(...keywordOps(kw, '1'))
   }
   const aliasPost = (alias: string, bit: '0' | '1'): Op => post(ix('kw', alias), ix('bm', `kw:${alias}`), bitmapMin, bit)

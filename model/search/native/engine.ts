@@ -2,9 +2,9 @@
  * The native search engine: an inverted index on core Redis structures (sets, sorted sets, lexicographic ranges),
  * for servers without the search module, one index per shard. Queries run as one Lua script per shard
  * (search-2.lua, autocomplete-2.lua), whose cost is bounded by the page and the facet values shown. CONTAIN and
- * END_WITH criteria are first resolved here to the values (or urns) they match, by ZSCAN of the field's lexicon in
- * short steps (resolveScans): no index orders values by their inside or their end, and one scan of a large
- * lexicon inside the script would hold Redis for its whole length.
+ * END_WITH criteria are first resolved here to the values (or urns) they match, on this process's copy of the
+ * field's lexicon (lexiconMirror.ts): no index orders values by their inside or their end, and comparing every
+ * value inside Redis would hold its only thread for as long as the lexicon is.
  */
 import { randomUUID } from 'node:crypto'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
@@ -22,6 +22,7 @@ import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '..
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
+import { lexiconLogOp, LexiconMirror, URN_LEXICON } from './lexiconMirror.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
@@ -33,8 +34,6 @@ const NATIVE_INDEX_FORMAT = '2'
  */
 const autocompleteScan = (limit: number): number => Math.min(1000, Math.max(50, limit * 5))
 
-/** Lexicon entries one ZSCAN step reads (about a millisecond of Redis time at 100,000 names: ~1 us per entry). */
-const SCAN_STEP = 1000
 /** Distinct values a string condition may match in a shard (filter.lua has the same bound for ranges). */
 const MAX_FILTER_VALUES = 5000
 
@@ -53,17 +52,6 @@ async function runSearchScript(script: LuaScript, redis: RedisClient, keys: stri
     if (broad) throw tooBroad(`${broad[1]} ${broad[2]} ${JSON.stringify(broad[3])}`, Number(broad[4]))
     throw err
   }
-}
-
-/** A glob matching `text` literally (the glob's special characters escaped); letters of either case when `anyCase`. */
-export function literalGlob(text: string, anyCase: boolean): string {
-  let out = ''
-  for (const ch of text) {
-    if ('*?[]\\'.includes(ch)) out += `\\${ch}`
-    else if (anyCase && ch.toLowerCase() !== ch.toUpperCase()) out += `[${ch.toLowerCase()}${ch.toUpperCase()}]`
-    else out += ch
-  }
-  return out
 }
 
 function encodeCriteria(list: readonly Criterion[]): string[] {
@@ -90,12 +78,15 @@ export class NativeEngine implements SearchEngine {
    * from its documents' facet lines (search-2.lua): NATIVE_BITMAP_MIN.
    */
   private readonly bitmapMin: number
+  /** The lexicons CONTAIN and END_WITH compare, copied on first use. */
+  private readonly lexicons: LexiconMirror
 
   constructor(redis: RedisClient, registry: Registry, keys: Keys, bitmapMin = 256) {
     this.redis = redis
     this.registry = registry
     this.keys = keys
     this.bitmapMin = bitmapMin
+    this.lexicons = new LexiconMirror(redis, keys)
   }
 
   documentOps(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
@@ -104,7 +95,10 @@ export class NativeEngine implements SearchEngine {
 
   purgeOps(entity: EntitySpec, urn: string): Op[] {
     const ix = (kind: string) => this.keys.nativeIndex(this.keys.shardOf(urn), entity.name, kind)
-    return [['ZREM', ix('live'), urn], ['DEL', this.keys.doc(entity.name, urn)], ['UNDOC', ix('docs'), ix('free'), ix('lb'), urn]]
+    return [
+      ['ZREM', ix('live'), urn], lexiconLogOp(this.keys, this.keys.shardOf(urn), entity.name, URN_LEXICON, urn),
+      ['DEL', this.keys.doc(entity.name, urn)], ['UNDOC', ix('docs'), ix('free'), ix('lb'), urn],
+    ]
   }
 
   /**
@@ -149,8 +143,8 @@ export class NativeEngine implements SearchEngine {
     const args = [
       target.prefix, target.tmp, String(from), String(size),
       String(words.length), ...words.flatMap((w) => [w.token, w.prefix ? '1' : '0']),
-      ...encodeCriteria(await this.resolveScans(shard, query.entity, must)),
-      ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveScans(shard, query.entity, group)))),
+      ...encodeCriteria(await this.resolveInner(shard, query.entity, must)),
+      ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))),
       String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
     ]
     const [total, scored, rawFacets] = (await runSearchScript(searchScript, this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[]]
@@ -178,26 +172,19 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
-   * shard that match, found by ZSCAN MATCH over the field's lexicon (the live set for the urn) in steps of
-   * SCAN_STEP entries; other criteria unchanged. Values and urns written while the scan runs may be missed, as
-   * by any search that starts before the write is acknowledged.
+   * shard that match, found in this process's copy of the field's lexicon (the live set for the urn), current as of
+   * the call; other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
    */
-  private async resolveScans(shard: number, entity: EntitySpec, criteria: readonly Criterion[]): Promise<Criterion[]> {
+  private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[]): Promise<Criterion[]> {
     return Promise.all(criteria.map(async (c) => {
       if (c.numeric || (c.condition !== 'CONTAIN' && c.condition !== 'END_WITH')) return c
-      const isUrn = c.field === 'urn'
-      const key = isUrn ? this.keys.nativeIndex(shard, entity.name, 'live') : this.keys.nativeIndex(shard, entity.name, 'vals', c.field)
+      const field = c.field === 'urn' ? URN_LEXICON : c.field
       const found = new Set<string>()
       for (const value of c.values) {
-        const inner = literalGlob(isUrn ? value : value.toLowerCase(), isUrn)
-        const pattern = c.condition === 'CONTAIN' ? `*${inner}*` : `*${inner}`
-        let cursor = '0'
-        do {
-          const [next, entries] = await this.redis.zscan(key, cursor, 'MATCH', pattern, 'COUNT', SCAN_STEP)
-          for (let i = 0; i < entries.length; i += 2) found.add(entries[i]!)
-          if (found.size > MAX_FILTER_VALUES) throw tooBroad(`${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size)
-          cursor = next
-        } while (cursor !== '0')
+        const inner = value.toLowerCase()
+        const matches = c.condition === 'CONTAIN' ? (v: string) => v.includes(inner) : (v: string) => v.endsWith(inner)
+        for (const v of await this.lexicons.find(shard, entity.name, field, matches)) found.add(v)
+        if (found.size > MAX_FILTER_VALUES) throw tooBroad(`${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size)
       }
       return { ...c, condition: 'EQUAL', values: [...found] }
     }))
@@ -205,7 +192,7 @@ export class NativeEngine implements SearchEngine {
 
   async autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]> {
     const target = this.scriptTarget(shard, query.entity)
-    const filter = await Promise.all(query.filter.map((group) => this.resolveScans(shard, query.entity, group)))
+    const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))
     const args = [target.prefix, target.tmp, normalizeSuggestion(query.query), String(query.filter.length > 0 ? 1000 : autocompleteScan(query.limit)), ...encodeFilter(filter)]
     const raw = (await runSearchScript(autocompleteScript, this.redis, target.keys, args)) as string[]
     const found: Suggestion[] = []

@@ -37,6 +37,12 @@
                                                            when the set empties
              TALLY   posting target member                 ZADD target <size of posting> member; ZREM target
                                                            member when the posting is empty
+             LEXLOG  log origin field value maxlen         when the op just before it added value to a lexicon
+                                                           (KLINK: the posting's first member; ZADD: a new
+                                                           member) or removed it (KUNLINK: the posting emptied;
+                                                           ZREM), XADD log MAXLEN ~ maxlen * f field v value p 1|0;
+                                                           SET origin <entry id> when that entry began the log
+                                                           (native/lexiconMirror.ts reads both)
            Running the same ops twice leaves the same state (every op sets what it derives from the state it
            reads); restating a document (remove, then add: restore indices) re-lists a posting that lost its
            lexicon entry once the document is its only member.
@@ -101,7 +107,10 @@ end
 
 local i = 4
 local n = tonumber(ARGV[3])
+-- What the previous op did to a lexicon: '1' added its value, '0' removed it, nil neither (LEXLOG reads it).
+local lexiconChange, thisChange
 for _ = 1, n do
+  lexiconChange, thisChange = thisChange, nil
   local cmd = ARGV[i]
   local argc = tonumber(ARGV[i + 1])
   local mask = ARGV[i + 2]
@@ -150,15 +159,21 @@ for _ = 1, n do
       end
     end
     if added == 1 and size == 0 then
-      redis.call('ZADD', a[3], 0, a[4])
+      if redis.call('ZADD', a[3], 0, a[4]) == 1 then thisChange = '1' end
       if argc > 4 then redis.call('HSET', a[5], a[4], a[6]) end
     end
   elseif cmd == 'KUNLINK' then
     local _, kind = posting(a[1])
     if kind == 'zset' then redis.call('ZREM', a[1], a[2]) else redis.call('SREM', a[1], a[2]) end
     if posting(a[1]) == 0 then
-      redis.call('ZREM', a[3], a[4])
+      if redis.call('ZREM', a[3], a[4]) == 1 then thisChange = '0' end
       if argc > 4 then redis.call('HDEL', a[5], a[4]) end
+    end
+  elseif cmd == 'LEXLOG' then
+    if lexiconChange then
+      local begun = redis.call('EXISTS', a[1]) == 0
+      local id = redis.call('XADD', a[1], 'MAXLEN', '~', a[5], '*', 'f', a[3], 'v', a[4], 'p', lexiconChange)
+      if begun then redis.call('SET', a[2], id) end
     end
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
@@ -190,7 +205,8 @@ for _ = 1, n do
     local size = posting(a[1])
     if size == 0 then redis.call('ZREM', a[2], a[3]) else redis.call('ZADD', a[2], size, a[3]) end
   elseif allowed[cmd] then
-    redis.call(cmd, unpack(a))
+    local reply = redis.call(cmd, unpack(a))
+    if cmd == 'ZADD' and reply == 1 then thisChange = '1' elseif cmd == 'ZREM' and reply == 1 then thisChange = '0' end
   else
     return redis.error_reply('apply: command not allowed: ' .. tostring(cmd))
   end
