@@ -13,7 +13,9 @@
  * them side by side; `npm run bench` runs it first. Environment: BENCH_LIVE_DATASETS (100000), BENCH_LIVE_CLIENTS
  * (8), BENCH_LIVE_SECONDS (60), BENCH_LIVE_WRITES (200 per second; 0 for none), BENCH_LIVE_KINDS (a regex of the
  * kinds to ask), BENCH_LIVE_TIMEOUT_MS (10000: a request unanswered by then counts as a timeout),
- * BENCH_LIVE_LOAD_INFLIGHT (batch requests in flight while loading, 4), BENCH_LIVE_SEED (1), and as in main.ts:
+ * BENCH_LIVE_LOAD_INFLIGHT (batch requests in flight while loading, 4), BENCH_LIVE_SEED (1), BENCH_LIVE_DATA_DIR (one
+ * server: keep Redis's files there, and on a later run with the same settings skip the load: for measuring query-side
+ * changes; its load and memory figures are then those of the run that loaded), and as in main.ts:
  * BENCH_ENGINE, BENCH_TOPOLOGY, BENCH_WORKERS, BENCH_APPENDFSYNC, BENCH_REDIS_SERVER, REDISEARCH_MODULE, BENCH_OUT.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -51,7 +53,8 @@ if (KINDS.length === 0) throw new Error(`BENCH_LIVE_KINDS matches no kind of: ${
 
 // ---- the stack ----------------------------------------------------------------------------------------------------
 const startLoad = loadavg()[0]!
-const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-live-'))
+const keptDir = process.env.BENCH_LIVE_DATA_DIR
+const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'svc-bench-live-'))
 const binary = process.env.BENCH_REDIS_SERVER
 const cluster = TOPOLOGY === 'cluster' ? await startRedisCluster({ masters: 3, replicas: 0, module: MODULE, appendOnly: true, appendFsync: FSYNC, binary }) : undefined
 const embedded = cluster ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, binary, module: MODULE })
@@ -215,16 +218,25 @@ let busy: number[]
 try {
   const before = await usedMemory(nodes)
   await startSlowLog(nodes, SLOW_MS * 1000)
-  log(`loading ${DATASETS} datasets (3 proposals each, ${PER_REQUEST} datasets per ingestProposalBatch, ${LOAD_INFLIGHT} in flight)`)
-  loaded = await load()
-  log(`loaded ${DATASETS} datasets in ${round(loaded.seconds)} s: ${round(loaded.perSecond)} datasets/s`)
-  slowLoad = await readSlowLog(nodes)
+  // A kept store says what it was loaded with (and what the load measured): the same settings skip the load.
+  const marker = `${PREFIX}bench:loaded`
+  const kept = keptDir && !cluster ? JSON.parse(await nodes[0]!.get(marker) ?? 'null') as { datasets: number; seed: number; loaded: typeof loaded; memory: typeof memory; slowLoad: SlowLog } | null : null
+  if (kept && kept.datasets === DATASETS && kept.seed === SEED) {
+    ;({ loaded, memory, slowLoad } = kept)
+    log(`reusing the ${DATASETS} datasets kept in ${keptDir} (loaded at ${round(kept.loaded.perSecond)} datasets/s)`)
+  } else {
+    log(`loading ${DATASETS} datasets (3 proposals each, ${PER_REQUEST} datasets per ingestProposalBatch, ${LOAD_INFLIGHT} in flight)`)
+    loaded = await load()
+    log(`loaded ${DATASETS} datasets in ${round(loaded.seconds)} s: ${round(loaded.perSecond)} datasets/s`)
+    slowLoad = await readSlowLog(nodes)
+    const after = await usedMemory(nodes)
+    // Finished jobs BullMQ still keeps (for a minute: JOB_OPTIONS in model/services/writeQueues.ts) are the queue's, not the catalogue's.
+    const queueBytes = await keyBytes(nodes, `${PREFIX}q*`)
+    memory = { usedMemory: after, perDataset: after / DATASETS, queueBytes, perDatasetWithoutQueue: (after - before - queueBytes) / DATASETS }
+    if (keptDir && !cluster) await nodes[0]!.set(marker, JSON.stringify({ datasets: DATASETS, seed: SEED, loaded, memory, slowLoad }))
+  }
   log(`Redis commands over ${SLOW_MS} ms while loading: ${slowLoad.count}${slowLoad.count ? ` (${describeCounts(slowLoad)})` : ''}`)
-  const after = await usedMemory(nodes)
-  // Finished jobs BullMQ still keeps (for a minute: JOB_OPTIONS in model/services/writeQueues.ts) are the queue's, not the catalogue's.
-  const queueBytes = await keyBytes(nodes, `${PREFIX}q*`)
-  memory = { usedMemory: after, perDataset: after / DATASETS, queueBytes, perDatasetWithoutQueue: (after - before - queueBytes) / DATASETS }
-  log(`Redis used_memory ${round(after / 2 ** 20)} MiB: ${round(memory.perDataset)} bytes per dataset; ${round(memory.perDatasetWithoutQueue)} without the empty store and the queue's ${round(queueBytes / 2 ** 20)} MiB`)
+  log(`Redis used_memory ${round(memory.usedMemory / 2 ** 20)} MiB: ${round(memory.perDataset)} bytes per dataset; ${round(memory.perDatasetWithoutQueue)} without the empty store and the queue's ${round(memory.queueBytes / 2 ** 20)} MiB`)
   await startSlowLog(nodes, SLOW_MS * 1000)
   log(`running ${CLIENTS} query loops over ${KINDS.length} kinds and ${WRITES} writes/s for ${SECONDS} s`)
   const cpuBefore = await cpuSeconds(nodes)
