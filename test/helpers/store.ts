@@ -4,7 +4,7 @@ import { scanKeys, type RedisClient } from '../../model/store/redis.ts'
 /** Every key under `prefix` except the write queues' own (BullMQ bookkeeping), the layout record and the search caches. */
 export async function dataKeys(redis: RedisClient, prefix: string): Promise<string[]> {
   const found: string[] = []
-  const notData = (k: string) => k.startsWith(`${prefix}q:`) || k === `${prefix}layout` || /\}:tmp:/.test(k) || /\}:ix:[^:]+:(fc|vlog|vorigin):/.test(k)
+  const notData = (k: string) => k.startsWith(`${prefix}q:`) || k === `${prefix}layout` || /\}:tmp:/.test(k) || /\}:ix:[^:]+:(fc|log|logorigin):/.test(k)
   await scanKeys(redis, `${prefix}*`, async (keys) => { found.push(...keys.filter((k) => !notData(k))) })
   return found.sort()
 }

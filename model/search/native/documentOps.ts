@@ -20,9 +20,10 @@
  *                   result are bitmap ANDs, search-2.lua)
  *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; match-all facets
  *                   and the candidate values of every facet)
- *   vlog:           stream: every value that entered or left a `vals:` lexicon, and every urn that entered or left
- *                   `live:` (LEXLOG), trimmed to about LEXICON_LOG_LENGTH entries: lexiconMirror.ts follows it;
- *                   `vorigin:` holds the id of its first entry (a log begun again has another)
+ *   log:            stream, the index's change log: every value that entered or left a `vals:` lexicon and every
+ *                   urn that entered or left `live:` (LEXLOG), every document number's new facet line (DOC) or
+ *                   its end (UNDOC), trimmed to about LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:`
+ *                   holds the id of its first entry (a log begun again has another)
  * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK, KLINK/KUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost.
  */
@@ -32,7 +33,7 @@ import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import { facetLine, nativeEntries } from './entries.ts'
-import { lexiconLogOp, URN_LEXICON } from './lexiconMirror.ts'
+import { changeLog, lexiconLogOp, URN_LEXICON } from './indexMirror.ts'
 
 const SEP = '\u0000'
 
@@ -50,10 +51,11 @@ export function nativeDocumentOps(
   const docs = ix('docs')
   const facets = new Set([...registry.searchFields(entity).values()].filter((f) => f.facet).map((f) => f.name))
   // The document's number comes first (every bitmap op below reads it) and goes last.
-  if (after) ops.push(['DOC', docs, ix('next'), ix('free'), ix('lb'), urn, facetLine(facets, now)])
+  const { log, origin, maxlen } = changeLog(keys, shard, T)
+  if (after) ops.push(['DOC', docs, ix('next'), ix('free'), ix('lb'), urn, facetLine(facets, now), log, origin, maxlen])
   if (after) ops.push(['HSET', keys.doc(T, urn), 'urn', urn, 'd', JSON.stringify(after.fields)])
   else if (before) ops.push(['DEL', keys.doc(T, urn)])
-  // A value entering or leaving a lexicon is logged for the copies that CONTAIN and END_WITH read (lexiconMirror.ts).
+  // A value entering or leaving a lexicon is logged for the copies that CONTAIN and END_WITH read (indexMirror.ts).
   const logged = (field: string, value: string): Op => lexiconLogOp(keys, shard, T, field, value)
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn], logged(URN_LEXICON, urn))
   if (before && !after) ops.push(['ZREM', ix('live'), urn], logged(URN_LEXICON, urn))
@@ -94,6 +96,6 @@ export function nativeDocumentOps(
   for (const [field, n] of now.numbers) if (old.numbers.get(field) !== n) ops.push(['ZADD', ix('num', field), String(n), urn])
   for (const s of old.suggestions) if (!now.suggestions.has(s)) ops.push(['ZREM', ix('ac'), s])
   for (const s of now.suggestions) if (!old.suggestions.has(s)) ops.push(['ZADD', ix('ac'), '0', s])
-  if (before && !after) ops.push(['UNDOC', docs, ix('free'), ix('lb'), urn])
+  if (before && !after) ops.push(['UNDOC', docs, ix('free'), ix('lb'), urn, log, origin, maxlen])
   return ops
 }

@@ -22,7 +22,7 @@ import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '..
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
-import { lexiconLogOp, LexiconMirror, URN_LEXICON } from './lexiconMirror.ts'
+import { changeLog, IndexMirror, lexiconLogOp, URN_LEXICON } from './indexMirror.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
@@ -78,15 +78,15 @@ export class NativeEngine implements SearchEngine {
    * from its documents' facet lines (search-2.lua): NATIVE_BITMAP_MIN.
    */
   private readonly bitmapMin: number
-  /** The lexicons CONTAIN and END_WITH compare, copied on first use. */
-  private readonly lexicons: LexiconMirror
+  /** The lexicons CONTAIN and END_WITH compare and the documents' facet values, copied on first use. */
+  private readonly mirror: IndexMirror
 
   constructor(redis: RedisClient, registry: Registry, keys: Keys, bitmapMin = 256) {
     this.redis = redis
     this.registry = registry
     this.keys = keys
     this.bitmapMin = bitmapMin
-    this.lexicons = new LexiconMirror(redis, keys)
+    this.mirror = new IndexMirror(redis, keys)
   }
 
   documentOps(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
@@ -94,10 +94,12 @@ export class NativeEngine implements SearchEngine {
   }
 
   purgeOps(entity: EntitySpec, urn: string): Op[] {
-    const ix = (kind: string) => this.keys.nativeIndex(this.keys.shardOf(urn), entity.name, kind)
+    const shard = this.keys.shardOf(urn)
+    const ix = (kind: string) => this.keys.nativeIndex(shard, entity.name, kind)
+    const { log, origin, maxlen } = changeLog(this.keys, shard, entity.name)
     return [
-      ['ZREM', ix('live'), urn], lexiconLogOp(this.keys, this.keys.shardOf(urn), entity.name, URN_LEXICON, urn),
-      ['DEL', this.keys.doc(entity.name, urn)], ['UNDOC', ix('docs'), ix('free'), ix('lb'), urn],
+      ['ZREM', ix('live'), urn], lexiconLogOp(this.keys, shard, entity.name, URN_LEXICON, urn),
+      ['DEL', this.keys.doc(entity.name, urn)], ['UNDOC', ix('docs'), ix('free'), ix('lb'), urn, log, origin, maxlen],
     ]
   }
 
@@ -147,10 +149,11 @@ export class NativeEngine implements SearchEngine {
       ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))),
       String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
     ]
-    const [total, scored, rawFacets] = (await runSearchScript(searchScript, this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[]]
+    const [total, scored, counted, bitmap] = (await runSearchScript(searchScript, this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[], string]
     const result: ShardHits = { total, hits: [], facets: [] }
     // The result set's score is minus the relevance: ascending order there is best first.
     for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: scored[i]!, score: -Number(scored[i + 1]) || 0 })
+    const rawFacets = bitmap ? await this.facetsOfBitmap(shard, query.entity, bitmap, target.tmp, facets.map((f) => f.name)) : counted
     for (let i = 0; i < rawFacets.length; i += 2) {
       const name = rawFacets[i] as string
       const buckets = rawFacets[i + 1] as (string | number)[]
@@ -164,6 +167,25 @@ export class NativeEngine implements SearchEngine {
       result.facets.push({ name, aggregations })
     }
     return result
+  }
+
+  /**
+   * The facets of a large result, counted here from its bitmap (`key`; deleted after reading when it is one of this
+   * query's temporary keys, under `tmp`) and this process's copy of the documents' facet values, in the script's
+   * shape: field, {original value, count, ...}, ... (originals from the field's `valo:` hash).
+   */
+  private async facetsOfBitmap(shard: number, entity: EntitySpec, key: string, tmp: string, fields: string[]): Promise<(string | (string | number)[])[]> {
+    const bits = key.startsWith(tmp)
+      ? ((await this.redis.multi().getBuffer(key).del(key).exec()) ?? [])[0]?.[1] as Buffer | null
+      : await this.redis.getBuffer(key)
+    const counted = await this.mirror.countFacets(shard, entity.name, bits ?? Buffer.alloc(0), fields, MAX_FACET_VALUES_PER_SHARD)
+    const out: (string | (string | number)[])[] = []
+    await Promise.all(fields.map(async (field) => {
+      const values = counted.get(field) ?? []
+      const originals = values.length > 0 ? await this.redis.hmget(this.keys.nativeIndex(shard, entity.name, 'valo', field), ...values.map(([lower]) => lower)) : []
+      out.push(field, values.flatMap(([lower, n], i) => [originals[i] ?? lower, n]))
+    }))
+    return out
   }
 
   async urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]> {
@@ -183,7 +205,7 @@ export class NativeEngine implements SearchEngine {
       for (const value of c.values) {
         const inner = value.toLowerCase()
         const matches = c.condition === 'CONTAIN' ? (v: string) => v.includes(inner) : (v: string) => v.endsWith(inner)
-        for (const v of await this.lexicons.find(shard, entity.name, field, matches)) found.add(v)
+        for (const v of await this.mirror.find(shard, entity.name, field, matches)) found.add(v)
         if (found.size > MAX_FILTER_VALUES) throw tooBroad(`${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size)
       }
       return { ...c, condition: 'EQUAL', values: [...found] }

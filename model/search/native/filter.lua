@@ -250,7 +250,13 @@ local function readFilter()
   return union(groups, 'MAX')
 end
 
--- Deletes the temporary keys of this call.
+-- Keeps a temporary key past cleanup (the caller reads it, then deletes it; it expires regardless).
+local kept = {}
+local function keep(key) kept[key] = true end
+
+-- Deletes the temporary keys of this call (but those kept).
 local function cleanup()
-  if #tmps > 0 then redis.call('DEL', unpack(tmps)) end
+  local doomed = {}
+  for _, key in ipairs(tmps) do if not kept[key] then doomed[#doomed + 1] = key end end
+  if #doomed > 0 then redis.call('DEL', unpack(doomed)) end
 end

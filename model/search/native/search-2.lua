@@ -13,15 +13,17 @@
              field, condition, negated ('1'/'0'), numeric ('1'/'0'), value count, values (lower-cased)...
            then facet count, facet fields..., then the most values a facet reports, then the largest result whose
            facets are counted from its documents' facet lines (larger ones: bitmaps)
-  Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}}
+  Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}, bitmap key}
            Hits [start, start+count) ordered by relevance (sum of token scores) then urn; a hit's score is minus
-           its relevance (the ascending order of the result set). Facet values are original spellings; each facet
-           reports (at most maxFacetValues of) the field's most frequent values in the index, counted exactly in
-           the result.
+           its relevance (the ascending order of the result set). Facets, for a match-all or a result of at most
+           smallResult urns: values in original spellings, each facet reporting (at most maxFacetValues of) the
+           field's most frequent values in the index, counted exactly in the result. A larger result's facets are
+           counted by the caller (indexMirror.ts) from its bitmap: the last element then names the bitmap's key
+           (a posting's own bitmap, or a temporary key the caller deletes; it expires in 60 s regardless), else ''.
   Cost     bounded by the page and the facet values shown, not by the number of matches: paging is ZRANGE on a
            posting (a query of one word, one value or one filter) or on the intersection of the query's sets (as
-           large as its smallest set), facets read at most
-           smallResult facet lines or one BITOP AND + BITCOUNT per shown value (bitmaps of N/8 bytes).
+           large as its smallest set); facets read the kept counts, at most smallResult facet lines, or nothing
+           (the bitmap of a combination of sets is one BITOP of N/8 bytes per set).
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
@@ -120,13 +122,14 @@ local function buckets(field, values, countOf)
 end
 
 -- Facet counts, bounded by the values shown rather than by the matches: a match-all reads the index's counts; a
--- small result (at most smallResult urns) reads its documents' facet lines (docs:); a larger one ANDs its bitmap
--- with each shown value's bitmap and counts the bits.
+-- small result (at most smallResult urns) reads its documents' facet lines (docs:). A larger one is left to the
+-- caller (nil here).
 local function countFacets(total)
+  if result.key ~= live and total > smallResult then return nil end
   local out = {}
   -- A small result: every (field, value) of its documents' facet lines counted once (`field\31v\31v\30field...`).
   local lineCounts
-  if result.key ~= live and total <= smallResult then
+  if result.key ~= live then
     lineCounts = {}
     local urns = redis.call('ZRANGE', result.key, 0, -1)
     for c = 1, #urns, 500 do
@@ -143,21 +146,14 @@ local function countFacets(total)
       end
     end
   end
-  local probe = result.key ~= live and not lineCounts and tmp() or nil
   for _, field in ipairs(facetFields) do
     local values = candidates(field)
     local countOf
-    if result.key == live then
+    if not lineCounts then
       countOf = function(entry) return entry[2] end
-    elseif lineCounts then
+    else
       local counts = lineCounts[field] or {}
       countOf = function(entry) return counts[entry[1]] or 0 end
-    else
-      local matched = result.bitmap()
-      countOf = function(entry)
-        redis.call('BITOP', 'AND', probe, matched, P .. 'bm:kw:' .. field .. '\0' .. entry[1])
-        return redis.call('BITCOUNT', probe)
-      end
     end
     out[#out + 1] = field
     out[#out + 1] = buckets(field, values, countOf)
@@ -165,13 +161,20 @@ local function countFacets(total)
   return out
 end
 
-local total, urns, facets = 0, {}, {}
+local total, urns, facets, bitmap = 0, {}, {}, ''
 if result then
   total = redis.call('ZCARD', result.key)
   local start, count = tonumber(ARGV[3]), tonumber(ARGV[4])
   if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1, 'WITHSCORES') end
-  if #facetFields > 0 and total > 0 then facets = countFacets(total) end
+  if #facetFields > 0 and total > 0 then
+    facets = countFacets(total)
+    if not facets then
+      facets = {}
+      bitmap = result.bitmap()
+      keep(bitmap)
+    end
+  end
 end
 
 cleanup()
-return { total, urns, facets }
+return { total, urns, facets, bitmap }

@@ -25,10 +25,13 @@
                                                            KEYED_POSTING members on
              KUNLINK posting member lexicon name [hash]    as UNLINK, for such a posting (a set or a sorted set)
            The native search engine's document numbers and bitmaps (model/search/native/documentOps.ts):
-             DOC     docs next free bitmap urn line        gives urn a document number (its own, else one from
+             DOC     docs next free bitmap urn line log origin maxlen
+                                                           gives urn a document number (its own, else one from
                                                            the free set, else INCR next), HSET docs urn
-                                                           `<number>|<line>`, SETBIT bitmap number 1
-             UNDOC   docs free bitmap urn                  SETBIT bitmap number 0, HDEL docs urn, SADD free number
+                                                           `<number>|<line>`, SETBIT bitmap number 1; when that
+                                                           changed the number's line, logs {n number, l line}
+             UNDOC   docs free bitmap urn log origin maxlen   SETBIT bitmap number 0, HDEL docs urn, SADD free
+                                                           number; logs {n number}
              POST    posting urn docs bitmap threshold bit  keeps `bitmap` (bit = document number) equal to the
                                                            posting (a set or a sorted set) once it has
                                                            `threshold` members: built whole
@@ -40,9 +43,9 @@
              LEXLOG  log origin field value maxlen         when the op just before it added value to a lexicon
                                                            (KLINK: the posting's first member; ZADD: a new
                                                            member) or removed it (KUNLINK: the posting emptied;
-                                                           ZREM), XADD log MAXLEN ~ maxlen * f field v value p 1|0;
-                                                           SET origin <entry id> when that entry began the log
-                                                           (native/lexiconMirror.ts reads both)
+                                                           ZREM), logs {f field, v value, p 1|0}
+           To log is to XADD log MAXLEN ~ maxlen * <fields>, and SET origin <entry id> when that entry began the log
+           (the index's change log, read by native/indexMirror.ts).
            Running the same ops twice leaves the same state (every op sets what it derives from the state it
            reads); restating a document (remove, then add: restore indices) re-lists a posting that lost its
            lexicon entry once the document is its only member.
@@ -103,6 +106,13 @@ local function buildBitmap(key, docs, bitmap)
       if v then redis.call('SETBIT', bitmap, tonumber(string.match(v, '^(%d+)')), 1) end
     end
   end
+end
+
+-- Appends an entry to an index's change log (see "To log" above).
+local function logChange(log, origin, maxlen, ...)
+  local begun = redis.call('EXISTS', log) == 0
+  local id = redis.call('XADD', log, 'MAXLEN', '~', maxlen, '*', ...)
+  if begun then redis.call('SET', origin, id) end
 end
 
 local i = 4
@@ -170,18 +180,18 @@ for _ = 1, n do
       if argc > 4 then redis.call('HDEL', a[5], a[4]) end
     end
   elseif cmd == 'LEXLOG' then
-    if lexiconChange then
-      local begun = redis.call('EXISTS', a[1]) == 0
-      local id = redis.call('XADD', a[1], 'MAXLEN', '~', a[5], '*', 'f', a[3], 'v', a[4], 'p', lexiconChange)
-      if begun then redis.call('SET', a[2], id) end
-    end
+    if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
     if not number then
       number = tonumber(redis.call('SPOP', a[3]) or redis.call('INCR', a[2]))
       numbers[a[1] .. '\0' .. a[5]] = number
     end
-    redis.call('HSET', a[1], a[5], number .. '|' .. a[6])
+    local entry = number .. '|' .. a[6]
+    if redis.call('HGET', a[1], a[5]) ~= entry then
+      redis.call('HSET', a[1], a[5], entry)
+      logChange(a[7], a[8], a[9], 'n', number, 'l', a[6])
+    end
     redis.call('SETBIT', a[4], number, 1)
   elseif cmd == 'UNDOC' then
     local number = docNumber(a[1], a[4])
@@ -190,6 +200,7 @@ for _ = 1, n do
       redis.call('HDEL', a[1], a[4])
       redis.call('SADD', a[2], number)
       numbers[a[1] .. '\0' .. a[4]] = false
+      logChange(a[5], a[6], a[7], 'n', number)
     end
   elseif cmd == 'POST' then
     local size = posting(a[1])

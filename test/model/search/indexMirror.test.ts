@@ -1,15 +1,15 @@
 /**
- * The native engine's copy of the lexicons that CONTAIN and END_WITH compare (model/search/native/lexiconMirror.ts),
- * through the service on the pass's real Redis: a write acknowledged is in the very next answer, whether it adds
- * a value, removes one or removes an entity; and the copy recovers when its change log lost entries it had not read
- * (trimmed, or deleted as a rebuild does).
+ * The native engine's copy of the lexicons that CONTAIN and END_WITH compare and of the documents' facet values
+ * (model/search/native/indexMirror.ts), through the service on the pass's real Redis: a write acknowledged is in the
+ * very next answer, whether it adds a value, removes one or removes an entity; and the copy recovers when its change
+ * log lost entries it had not read (trimmed, or deleted as a rebuild does).
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { startService, type TestService } from '../../helpers/service.ts'
 import { scanKeys } from '../../../model/store/redis.ts'
 
-const mirror = suite<{ svc: TestService }>('native lexicon copies (CONTAIN, END_WITH)')
+const mirror = suite<{ svc: TestService }>('native index copies (CONTAIN, END_WITH, facets of large results)')
 const ds = (name: string) => `urn:svc:dataset:(urn:svc:dataPlatform:hive,${name},PROD)`
 const properties = (svc: TestService, name: string, shown = name) => svc.call('POST', '/aspects?action=ingestProposal', {
   proposal: { entityType: 'dataset', entityUrn: ds(name), changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ name: shown }), contentType: 'application/json' } },
@@ -21,12 +21,13 @@ const matching = async (svc: TestService, field: string, condition: string, valu
 }
 const logs = async (svc: TestService): Promise<string[]> => {
   const found: string[] = []
-  await scanKeys(svc.gateway.model.redis, `${svc.config.keyPrefix}*:ix:dataset:vlog:`, async (keys) => { found.push(...keys) })
+  await scanKeys(svc.gateway.model.redis, `${svc.config.keyPrefix}*:ix:dataset:log:`, async (keys) => { found.push(...keys) })
   return found
 }
 
 mirror.before(async (ctx) => {
-  ctx.svc = await startService({ searchEngine: 'native' })
+  // Every result of more than one urn has its facets counted from its bitmap and the copy of the facet values.
+  ctx.svc = await startService({ searchEngine: 'native', nativeBitmapMin: 1 })
   for (const name of ['orders_daily', 'orders_hourly', 'users_daily']) assert.is((await properties(ctx.svc, name)).status, 200)
 })
 mirror.after(async (ctx) => { await ctx.svc.close() })
@@ -44,6 +45,29 @@ mirror('a write acknowledged is in the next answer: a value added, changed, an e
   assert.is((await svc.call('POST', '/entities?action=delete', { urn: ds('orders_daily') })).status, 200)
   assert.equal(await matching(svc, 'name', 'CONTAIN', 'daily'), [ds('events_daily'), ds('users_daily')], 'a removed entity leaves')
   assert.equal(await matching(svc, 'urn', 'CONTAIN', 'ORDERS_'), [ds('orders_hourly')], 'urns compare without regard to case')
+})
+
+mirror('facets of a large result are counted from its bitmap, current after each write', async ({ svc }) => {
+  const tag = (name: string, tags: string[]) => svc.call('POST', '/aspects?action=ingestProposal', {
+    proposal: { entityType: 'dataset', entityUrn: ds(name), changeType: 'UPSERT', aspectName: 'globalTags', aspect: { value: JSON.stringify({ tags: tags.map((t) => ({ tag: `urn:svc:tag:${t}` })) }), contentType: 'application/json' } },
+  })
+  const tagFacet = async (input: string) => {
+    const res = await svc.call('POST', '/entities?action=search', { input, entity: 'dataset', start: 0, count: 10 })
+    assert.is(res.status, 200, JSON.stringify(res.body))
+    return res.body.value.metadata.searchResultMetadatas.find((f: { name: string }) => f.name === 'tags')?.aggregations ?? {}
+  }
+  for (const name of ['metrics_a', 'metrics_b', 'metrics_c']) assert.is((await properties(svc, name)).status, 200)
+  assert.is((await tag('metrics_a', ['Gold', 'PII'])).status, 200)
+  assert.is((await tag('metrics_b', ['Gold'])).status, 200)
+  assert.equal(await tagFacet('metrics'), { 'urn:svc:tag:Gold': 2, 'urn:svc:tag:PII': 1 })
+  assert.is((await tag('metrics_b', ['PII'])).status, 200)
+  assert.equal(await tagFacet('metrics'), { 'urn:svc:tag:Gold': 1, 'urn:svc:tag:PII': 2 })
+  assert.is((await svc.call('POST', '/entities?action=delete', { urn: ds('metrics_a') })).status, 200)
+  assert.equal(await tagFacet('metrics'), { 'urn:svc:tag:PII': 1 })
+  // A new document may take the number the removed one freed: it is counted with its own values.
+  assert.is((await properties(svc, 'metrics_d')).status, 200)
+  assert.is((await tag('metrics_d', ['Silver'])).status, 200)
+  assert.equal(await tagFacet('metrics'), { 'urn:svc:tag:PII': 1, 'urn:svc:tag:Silver': 1 })
 })
 
 mirror('a copy whose log was trimmed past it, or deleted, copies its lexicons again', async ({ svc }) => {

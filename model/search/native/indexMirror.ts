@@ -1,0 +1,315 @@
+/**
+ * Native engine: this process's copy of the parts of an index that are cheap to read in bulk here and dear to read
+ * inside Redis, where every microsecond holds the only thread every reader and writer shares:
+ *   - the lexicons (values of a field, `vals:<f>`; urns, `live:`) that CONTAIN and END_WITH compare one by one
+ *     (about 1 us per value in Redis; here it costs this process's CPU, which grows with the gateways);
+ *   - every document's facet values (its facet line in `docs:`, by document number), so that the facets of a
+ *     large result are counted here from the result's bitmap, where Redis would AND the result with each shown
+ *     value's bitmap (one BITOP and one BITCOUNT of N/8 bytes per value).
+ *
+ * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an
+ * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG) and whenever a document number gets a new
+ * facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:`
+ * holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
+ * before every answer the copy reads the log from where it stopped, so a write acknowledged before the query is in
+ * it. When the log lost entries this copy had not read (trimmed past them, or begun again after a rebuild deleted
+ * it: another origin), every part of that index is copied again.
+ */
+import type { Keys } from '../../store/keys.ts'
+import type { Op } from '../../store/ops.ts'
+import type { RedisClient } from '../../store/redis.ts'
+import { FIELD_SEP, VALUE_SEP } from './entries.ts'
+
+/** Entries a change log keeps (XADD MAXLEN ~): a copy that falls further behind than this copies its parts again. */
+export const LOG_LENGTH = 100_000
+/** The field name under which the live set's changes (urns) are logged. */
+export const URN_LEXICON = 'urn'
+/** The part that holds the documents' facet values. */
+const FACETS = '\u0000facets'
+/** Values, documents or log entries one command reads. */
+const STEP = 1000
+
+/** How a lexicon's values compare: urns (kept as written) lower-cased, field values as they are (lower-cased already). */
+const lowerOf = (field: string) => field === URN_LEXICON ? (v: string) => v.toLowerCase() : (v: string) => v
+
+/** The log keys of an index, as the apply ops name them. */
+export function changeLog(keys: Keys, shard: number, entityType: string): { log: string; origin: string; maxlen: string } {
+  return { log: keys.nativeIndex(shard, entityType, 'log'), origin: keys.nativeIndex(shard, entityType, 'logorigin'), maxlen: String(LOG_LENGTH) }
+}
+
+/** The apply op that logs `value` entering or leaving the lexicon of `field` when the op before it did that (apply.lua). */
+export function lexiconLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string): Op {
+  const { log, origin, maxlen } = changeLog(keys, shard, entityType)
+  return ['LEXLOG', log, origin, field, value, maxlen]
+}
+
+/** One lexicon's values, as the lexicon holds them and lower-cased, in arrays (compared one by one, fast to walk). */
+class LexiconCopy {
+  readonly values: string[] = []
+  readonly lowers: string[] = []
+  private readonly index = new Map<string, number>()
+  private readonly lowerOf: (value: string) => string
+
+  constructor(lowerOf: (value: string) => string) {
+    this.lowerOf = lowerOf
+  }
+
+  add(value: string): void {
+    if (this.index.has(value)) return
+    this.index.set(value, this.values.length)
+    this.values.push(value)
+    this.lowers.push(this.lowerOf(value))
+  }
+
+  delete(value: string): void {
+    const at = this.index.get(value)
+    if (at === undefined) return
+    // The last value takes the place of the removed one.
+    const last = this.values.length - 1
+    if (at !== last) {
+      this.values[at] = this.values[last]!
+      this.lowers[at] = this.lowers[last]!
+      this.index.set(this.values[at]!, at)
+    }
+    this.values.pop()
+    this.lowers.pop()
+    this.index.delete(value)
+  }
+}
+
+/** The facet values of documents by number: each document's values as ids into `values` (`field SEP lower`). */
+class FacetCopy {
+  readonly ids = new Map<string, number>()
+  readonly values: { field: string; lower: string }[] = []
+  readonly docs: (number[] | undefined)[] = []
+
+  set(number: number, line: string | undefined): void {
+    // Grown one by one, so that the array stays a plain list (an element far past its end would make it a slow
+    // dictionary).
+    while (this.docs.length <= number) this.docs.push(undefined)
+    if (line === undefined) { this.docs[number] = undefined; return }
+    const ids: number[] = []
+    for (const part of line.split(FIELD_SEP)) {
+      const [field, ...lowers] = part.split(VALUE_SEP)
+      if (!field) continue
+      for (const lower of lowers) {
+        const key = `${field}\u0000${lower}`
+        let id = this.ids.get(key)
+        if (id === undefined) {
+          id = this.values.length
+          this.values.push({ field, lower })
+          this.ids.set(key, id)
+        }
+        ids.push(id)
+      }
+    }
+    this.docs[number] = ids
+  }
+}
+
+/** One index's copied parts, and how far its log has been read. */
+interface IndexCopy {
+  log: string
+  origin: string
+  /** The id of the log's first entry when it was read (null: the log had not begun). */
+  began: string | null
+  lexicons: Map<string, LexiconCopy>
+  facets?: FacetCopy
+  /** Parts asked for and not copied yet (lexicon fields, FACETS). */
+  wanted: Set<string>
+  /** Whether the log has been read once (the cursor means something). */
+  started: boolean
+  /** The last log entry applied. */
+  cursor: string
+  /**
+   * How many entries the log had been given up to the cursor: when more than that many have been trimmed from its
+   * front, it lost entries this copy had not read.
+   */
+  seen: number
+  /** The read of the log under way, and the one that follows it (for calls that arrived after it began). */
+  running?: Promise<void>
+  next?: Promise<void>
+}
+
+interface LogState { began: string | null; lastId: string; length: number; added: number }
+
+export class IndexMirror {
+  private readonly redis: RedisClient
+  private readonly keys: Keys
+  private readonly copies = new Map<string, IndexCopy>()
+
+  constructor(redis: RedisClient, keys: Keys) {
+    this.redis = redis
+    this.keys = keys
+  }
+
+  /**
+   * The values of `field` (URN_LEXICON: the urns) of `entityType`'s index in `shard` whose lower-cased form
+   * `matches`, current as of this call: every write acknowledged before it is in the answer.
+   */
+  async find(shard: number, entityType: string, field: string, matches: (lower: string) => boolean): Promise<string[]> {
+    const copy = await this.current(shard, entityType, field)
+    const found: string[] = []
+    const lexicon = copy.lexicons.get(field)
+    if (!lexicon) return found
+    const { values, lowers } = lexicon
+    for (let i = 0; i < lowers.length; i++) if (matches(lowers[i]!)) found.push(values[i]!)
+    return found
+  }
+
+  /**
+   * Facet counts of the documents whose bits are set in `bitmap` (bit n = document n, most significant bit first,
+   * as SETBIT numbers them), for `fields`: per field, its values (lower-cased) with their counts, most frequent
+   * first (ties by value), at most `limit`. Documents' values as of this call.
+   */
+  async countFacets(shard: number, entityType: string, bitmap: Buffer, fields: readonly string[], limit: number): Promise<Map<string, [string, number][]>> {
+    const facets = (await this.current(shard, entityType, FACETS)).facets!
+    const counts = new Uint32Array(facets.values.length)
+    for (let byte = 0; byte < bitmap.length; byte++) {
+      const bits = bitmap[byte]!
+      if (bits === 0) continue
+      for (let bit = 0; bit < 8; bit++) {
+        if ((bits & (0x80 >> bit)) === 0) continue
+        const ids = facets.docs[byte * 8 + bit]
+        if (ids) for (const id of ids) counts[id]!++
+      }
+    }
+    const byField = new Map<string, [string, number][]>(fields.map((f) => [f, []]))
+    counts.forEach((n, id) => {
+      if (n === 0) return
+      const { field, lower } = facets.values[id]!
+      byField.get(field)?.push([lower, n])
+    })
+    for (const [field, list] of byField) {
+      list.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      byField.set(field, list.slice(0, limit))
+    }
+    return byField
+  }
+
+  /** The copy of an index with `part` copied, brought up to date. */
+  private async current(shard: number, entityType: string, part: string): Promise<IndexCopy> {
+    const log = this.keys.nativeIndex(shard, entityType, 'log')
+    let copy = this.copies.get(log)
+    if (!copy) {
+      const origin = this.keys.nativeIndex(shard, entityType, 'logorigin')
+      this.copies.set(log, (copy = { log, origin, began: null, lexicons: new Map(), wanted: new Set(), started: false, cursor: '0-0', seen: 0 }))
+    }
+    if (part === FACETS ? !copy.facets : !copy.lexicons.has(part)) copy.wanted.add(part)
+    await this.catchUp(copy, shard, entityType)
+    return copy
+  }
+
+  /**
+   * Brings the copy up to date with a read of the log that begins after this call: one read at a time per index;
+   * a call during a read waits for the next one, which serves every call that arrived meanwhile.
+   */
+  private catchUp(copy: IndexCopy, shard: number, entityType: string): Promise<void> {
+    if (!copy.running) {
+      copy.running = this.readOnce(copy, shard, entityType).finally(() => { copy.running = undefined })
+      return copy.running
+    }
+    copy.next ??= copy.running.catch(() => {}).then(() => {
+      copy.next = undefined
+      return this.catchUp(copy, shard, entityType)
+    })
+    return copy.next
+  }
+
+  /** Copies the parts that need it (new ones; all of them when the log lost entries not read), then reads the log. */
+  private async readOnce(copy: IndexCopy, shard: number, entityType: string): Promise<void> {
+    const state = await this.logState(copy)
+    const lost = copy.started && ((copy.began !== null && state.began !== copy.began) || state.added - state.length > copy.seen)
+    const held = [...copy.lexicons.keys(), ...(copy.facets ? [FACETS] : [])]
+    const toCopy = lost || !copy.started ? [...new Set([...held, ...copy.wanted])] : [...copy.wanted]
+    copy.wanted.clear()
+    // Entries logged from here on are read after the copy and replayed over it: each states what its lexicon holds
+    // or what its document's line is after it, so replaying one the copy already reflects changes nothing.
+    if (lost || !copy.started) {
+      copy.cursor = state.lastId
+      copy.seen = state.added
+    }
+    copy.began = state.began
+    copy.started = true
+    try {
+      await Promise.all(toCopy.map((part) => part === FACETS ? this.copyFacets(copy, shard, entityType) : this.copyLexicon(copy, shard, entityType, part)))
+    } catch (err) {
+      // Half copied: the next call copies everything again.
+      for (const part of toCopy) copy.wanted.add(part)
+      copy.started = false
+      throw err
+    }
+    await this.readLog(copy)
+  }
+
+  private async logState(copy: IndexCopy): Promise<LogState> {
+    const noLog = (err: unknown) => {
+      if (/no such key/i.test(err instanceof Error ? err.message : '')) return null
+      throw err
+    }
+    // Sent together (one round trip where the connection pipelines).
+    const [began, raw] = await Promise.all([this.redis.get(copy.origin), (this.redis.call('XINFO', 'STREAM', copy.log) as Promise<unknown[]>).catch(noLog)])
+    if (!raw) return { began, lastId: '0-0', length: 0, added: 0 }
+    const info = new Map<string, unknown>()
+    for (let i = 0; i < raw.length; i += 2) info.set(String(raw[i]), raw[i + 1])
+    return {
+      began,
+      lastId: String(info.get('last-generated-id') ?? '0-0'),
+      length: Number(info.get('length') ?? 0),
+      added: Number(info.get('entries-added') ?? 0),
+    }
+  }
+
+  /** Copies one lexicon whole, STEP values per command. */
+  private async copyLexicon(copy: IndexCopy, shard: number, entityType: string, field: string): Promise<void> {
+    const key = field === URN_LEXICON ? this.keys.nativeIndex(shard, entityType, 'live') : this.keys.nativeIndex(shard, entityType, 'vals', field)
+    const values = new LexiconCopy(lowerOf(field))
+    let from = '-'
+    for (;;) {
+      const page = (await this.redis.call('ZRANGE', key, from, '+', 'BYLEX', 'LIMIT', '0', String(STEP))) as string[]
+      for (const v of page) values.add(v)
+      if (page.length < STEP) break
+      from = `(${page[page.length - 1]}`
+    }
+    copy.lexicons.set(field, values)
+  }
+
+  /** Copies every document's facet line (`docs:` holds urn -> `<number>|<line>`), STEP documents per command. */
+  private async copyFacets(copy: IndexCopy, shard: number, entityType: string): Promise<void> {
+    const docs = this.keys.nativeIndex(shard, entityType, 'docs')
+    const facets = new FacetCopy()
+    let cursor = '0'
+    do {
+      const [next, flat] = await this.redis.hscan(docs, cursor, 'COUNT', STEP)
+      for (let i = 1; i < flat.length; i += 2) {
+        const entry = flat[i]!
+        const cut = entry.indexOf('|')
+        facets.set(Number(entry.slice(0, cut)), entry.slice(cut + 1))
+      }
+      cursor = next
+    } while (cursor !== '0')
+    copy.facets = facets
+  }
+
+  /** Applies the log's entries after the cursor to the copied parts. */
+  private async readLog(copy: IndexCopy): Promise<void> {
+    for (;;) {
+      const entries = (await this.redis.xrange(copy.log, `(${copy.cursor}`, '+', 'COUNT', STEP)) as [string, string[]][]
+      for (const [id, fields] of entries) {
+        const entry: Record<string, string> = {}
+        for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!
+        if (entry.n !== undefined) copy.facets?.set(Number(entry.n), entry.l)
+        else {
+          const lexicon = copy.lexicons.get(entry.f!)
+          if (lexicon && entry.v !== undefined) {
+            if (entry.p === '1') lexicon.add(entry.v)
+            else lexicon.delete(entry.v)
+          }
+        }
+        copy.cursor = id
+        copy.seen++
+      }
+      if (entries.length < STEP) return
+    }
+  }
+}
