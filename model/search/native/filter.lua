@@ -209,7 +209,9 @@ local function criterion(field, condition, negated, numeric, values)
       redis.call('ZUNIONSTORE', dest, 1, dest, 'WEIGHTS', 0)
       parts[#parts + 1] = leaf(expiring(dest))
     elseif condition == 'EQUAL' then
-      if redis.call('EXISTS', kwKey(field, v)) == 1 then parts[#parts + 1] = leaf(kwKey(field, v)) end
+      -- A missing posting matches nothing: left out when the values are few (one left is then paged as it is),
+      -- left to the union when they are many (CONTAIN and END_WITH resolved to values: one EXISTS less each).
+      if #values > 16 or redis.call('EXISTS', kwKey(field, v)) == 1 then parts[#parts + 1] = leaf(kwKey(field, v)) end
     else
       for _, lower in ipairs(matchingValues(field, condition, v)) do parts[#parts + 1] = leaf(kwKey(field, lower)) end
     end

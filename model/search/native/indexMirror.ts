@@ -28,6 +28,8 @@ export const URN_LEXICON = 'urn'
 const FACETS = '\u0000facets'
 /** Values, documents or log entries one command reads. */
 const STEP = 1000
+/** For each byte of a bitmap, the positions of its set bits (0 = the most significant, as SETBIT numbers them). */
+const BITS_OF: readonly number[][] = Array.from({ length: 256 }, (_, byte) => [0, 1, 2, 3, 4, 5, 6, 7].filter((bit) => (byte & (0x80 >> bit)) !== 0))
 
 /** How a lexicon's values compare: urns (kept as written) lower-cased, field values as they are (lower-cased already). */
 const lowerOf = (field: string) => field === URN_LEXICON ? (v: string) => v.toLowerCase() : (v: string) => v
@@ -165,13 +167,13 @@ export class IndexMirror {
   async countFacets(shard: number, entityType: string, bitmap: Buffer, fields: readonly string[], limit: number): Promise<Map<string, [string, number][]>> {
     const facets = (await this.current(shard, entityType, FACETS)).facets!
     const counts = new Uint32Array(facets.values.length)
+    const docs = facets.docs
     for (let byte = 0; byte < bitmap.length; byte++) {
       const bits = bitmap[byte]!
       if (bits === 0) continue
-      for (let bit = 0; bit < 8; bit++) {
-        if ((bits & (0x80 >> bit)) === 0) continue
-        const ids = facets.docs[byte * 8 + bit]
-        if (ids) for (const id of ids) counts[id]!++
+      for (const bit of BITS_OF[bits]!) {
+        const ids = docs[byte * 8 + bit]
+        if (ids) for (let k = 0; k < ids.length; k++) counts[ids[k]!]!++
       }
     }
     const byField = new Map<string, [string, number][]>(fields.map((f) => [f, []]))
