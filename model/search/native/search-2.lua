@@ -12,7 +12,7 @@
            criteria list (groups are OR-ed). A criteria list is: count, then per criterion:
              field, condition, negated ('1'/'0'), numeric ('1'/'0'), value count, values (lower-cased)...
            then facet count, facet fields..., then the most values a facet reports, then the largest result whose
-           facets are counted from its documents' facet lines (larger ones: bitmaps)
+           facets are counted from its documents' facet lines (larger ones: by the caller, from the bitmap)
   Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}, bitmap key}
            Hits [start, start+count) ordered by relevance (sum of token scores) then urn; a hit's score is minus
            its relevance (the ascending order of the result set). Facets, for a match-all or a result of at most
