@@ -173,7 +173,7 @@ export class NativeEngine implements SearchEngine {
   /**
    * The facets of a large result, counted here from its bitmap (`key`; deleted after reading when it is one of this
    * query's temporary keys, under `tmp`) and this process's copy of the documents' facet values, in the script's
-   * shape: field, {original value, count, ...}, ... (originals from the field's `valo:` hash).
+   * shape: field, {original value, count, ...}, ... (originals from the field's `valo:` hash, remembered by the copy).
    */
   private async facetsOfBitmap(shard: number, entity: EntitySpec, key: string, tmp: string, fields: string[]): Promise<(string | (string | number)[])[]> {
     const bits = key.startsWith(tmp)
@@ -183,8 +183,8 @@ export class NativeEngine implements SearchEngine {
     const out: (string | (string | number)[])[] = []
     await Promise.all(fields.map(async (field) => {
       const values = counted.get(field) ?? []
-      const originals = values.length > 0 ? await this.redis.hmget(this.keys.nativeIndex(shard, entity.name, 'valo', field), ...values.map(([lower]) => lower)) : []
-      out.push(field, values.flatMap(([lower, n], i) => [originals[i] ?? lower, n]))
+      const originals = await this.mirror.originals(shard, entity.name, field, values.map(([lower]) => lower))
+      out.push(field, values.flatMap(([, n], i) => [originals[i]!, n]))
     }))
     return out
   }

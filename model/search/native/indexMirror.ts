@@ -117,6 +117,13 @@ interface IndexCopy {
   began: string | null
   lexicons: Map<string, LexiconCopy>
   facets?: FacetCopy
+  /**
+   * Original spellings of facet values (`field SEP lower` -> original, from `valo:<field>`), read once each: the
+   * apply script sets one only when the value enters its lexicon, which it logs, and the log's entry drops it here.
+   * `generation` counts those drops, so that a read that crossed one is not kept.
+   */
+  originals: Map<string, string>
+  generation: number
   /** Parts asked for and not copied yet (lexicon fields, FACETS). */
   wanted: Set<string>
   /** Whether the log has been read once (the cursor means something). */
@@ -189,13 +196,31 @@ export class IndexMirror {
     return byField
   }
 
+  /**
+   * The original spellings of facet values `lowers` of `field` (from `valo:<field>`; the value itself where it has
+   * none), remembered after the first read. Call after countFacets, which brought the copy up to date.
+   */
+  async originals(shard: number, entityType: string, field: string, lowers: readonly string[]): Promise<string[]> {
+    const copy = this.copies.get(this.keys.nativeIndex(shard, entityType, 'log'))
+    const known = (lower: string) => copy?.originals.get(`${field}\u0000${lower}`)
+    const missing = lowers.filter((lower) => known(lower) === undefined)
+    if (missing.length > 0) {
+      const generation = copy?.generation
+      const read = await this.redis.hmget(this.keys.nativeIndex(shard, entityType, 'valo', field), ...missing)
+      const found = new Map(missing.map((lower, i) => [lower, read[i] ?? lower]))
+      if (copy && copy.generation === generation) for (const [lower, original] of found) copy.originals.set(`${field}\u0000${lower}`, original)
+      return lowers.map((lower) => known(lower) ?? found.get(lower)!)
+    }
+    return lowers.map((lower) => known(lower)!)
+  }
+
   /** The copy of an index with `part` copied, brought up to date. */
   private async current(shard: number, entityType: string, part: string): Promise<IndexCopy> {
     const log = this.keys.nativeIndex(shard, entityType, 'log')
     let copy = this.copies.get(log)
     if (!copy) {
       const origin = this.keys.nativeIndex(shard, entityType, 'logorigin')
-      this.copies.set(log, (copy = { log, origin, began: null, lexicons: new Map(), wanted: new Set(), started: false, cursor: '0-0', seen: 0 }))
+      this.copies.set(log, (copy = { log, origin, began: null, lexicons: new Map(), originals: new Map(), generation: 0, wanted: new Set(), started: false, cursor: '0-0', seen: 0 }))
     }
     if (part === FACETS ? !copy.facets : !copy.lexicons.has(part)) copy.wanted.add(part)
     await this.catchUp(copy, shard, entityType)
@@ -230,6 +255,8 @@ export class IndexMirror {
     if (lost || !copy.started) {
       copy.cursor = state.lastId
       copy.seen = state.added
+      copy.originals.clear()
+      copy.generation++
     }
     copy.began = state.began
     copy.started = true
@@ -302,6 +329,7 @@ export class IndexMirror {
         for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!
         if (entry.n !== undefined) copy.facets?.set(Number(entry.n), entry.l)
         else {
+          if (copy.originals.delete(`${entry.f}\u0000${entry.v}`)) copy.generation++
           const lexicon = copy.lexicons.get(entry.f!)
           if (lexicon && entry.v !== undefined) {
             if (entry.p === '1') lexicon.add(entry.v)

@@ -169,8 +169,10 @@ for _ = 1, n do
       end
     end
     if added == 1 and size == 0 then
-      if redis.call('ZADD', a[3], 0, a[4]) == 1 then thisChange = '1' end
+      -- Logged even when the lexicon had it (a restated posting): the spelling in the hash may be new.
+      redis.call('ZADD', a[3], 0, a[4])
       if argc > 4 then redis.call('HSET', a[5], a[4], a[6]) end
+      thisChange = '1'
     end
   elseif cmd == 'KUNLINK' then
     local _, kind = posting(a[1])

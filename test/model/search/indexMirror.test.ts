@@ -68,6 +68,11 @@ mirror('facets of a large result are counted from its bitmap, current after each
   assert.is((await properties(svc, 'metrics_d')).status, 200)
   assert.is((await tag('metrics_d', ['Silver'])).status, 200)
   assert.equal(await tagFacet('metrics'), { 'urn:svc:tag:PII': 1, 'urn:svc:tag:Silver': 1 })
+  // A value that left every document and comes back spelled otherwise is shown with its new spelling.
+  assert.is((await tag('metrics_d', [])).status, 200)
+  assert.equal(await tagFacet('metrics'), { 'urn:svc:tag:PII': 1 })
+  assert.is((await tag('metrics_c', ['SILVER'])).status, 200)
+  assert.equal(await tagFacet('metrics'), { 'urn:svc:tag:PII': 1, 'urn:svc:tag:SILVER': 1 })
 })
 
 mirror('a copy whose log was trimmed past it, or deleted, copies its lexicons again', async ({ svc }) => {
