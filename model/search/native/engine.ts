@@ -150,11 +150,14 @@ export class NativeEngine implements SearchEngine {
       ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))),
       String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
     ]
-    const [total, scored, counted, bitmap] = (await runSearchScript(searchScript, this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[], string]
+    const [total, scored, counted, bitmap, numbers] = (await runSearchScript(searchScript, this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[], string, number[]]
     const result: ShardHits = { total, hits: [], facets: [] }
     // The result set's score is minus the relevance: ascending order there is best first.
     for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: scored[i]!, score: -Number(scored[i + 1]) || 0 })
-    const rawFacets = bitmap ? await this.facetsOfBitmap(shard, query.entity, bitmap, target.tmp, facets.map((f) => f.name)) : counted
+    const names = facets.map((f) => f.name)
+    const rawFacets = bitmap ? await this.countFacets(shard, query.entity, await this.readBitmap(bitmap, target.tmp), names)
+      : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, names)
+        : counted
     for (let i = 0; i < rawFacets.length; i += 2) {
       const name = rawFacets[i] as string
       const buckets = rawFacets[i + 1] as (string | number)[]
@@ -170,16 +173,21 @@ export class NativeEngine implements SearchEngine {
     return result
   }
 
-  /**
-   * The facets of a large result, counted here from its bitmap (`key`; deleted after reading when it is one of this
-   * query's temporary keys, under `tmp`) and this process's copy of the documents' facet values, in the script's
-   * shape: field, {original value, count, ...}, ... (originals from the field's `valo:` hash, remembered by the copy).
-   */
-  private async facetsOfBitmap(shard: number, entity: EntitySpec, key: string, tmp: string, fields: string[]): Promise<(string | (string | number)[])[]> {
+  /** A result's bitmap, deleted once read when it is one of this query's temporary keys (under `tmp`). */
+  private async readBitmap(key: string, tmp: string): Promise<Buffer> {
     const bits = key.startsWith(tmp)
       ? ((await this.redis.multi().getBuffer(key).del(key).exec()) ?? [])[0]?.[1] as Buffer | null
       : await this.redis.getBuffer(key)
-    const counted = await this.mirror.countFacets(shard, entity.name, bits ?? Buffer.alloc(0), fields, MAX_FACET_VALUES_PER_SHARD)
+    return bits ?? Buffer.alloc(0)
+  }
+
+  /**
+   * The facets of a result, counted here from its documents (a bitmap or their numbers) and this process's copy of
+   * the documents' facet values, in the script's shape: field, {original value, count, ...}, ... (originals from
+   * the field's `valo:` hash, remembered by the copy).
+   */
+  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | number[], fields: string[]): Promise<(string | (string | number)[])[]> {
+    const counted = await this.mirror.countFacets(shard, entity.name, documents, fields, MAX_FACET_VALUES_PER_SHARD)
     const out: (string | (string | number)[])[] = []
     await Promise.all(fields.map(async (field) => {
       const values = counted.get(field) ?? []
@@ -204,9 +212,7 @@ export class NativeEngine implements SearchEngine {
       const field = c.field === 'urn' ? URN_LEXICON : c.field
       const found = new Set<string>()
       for (const value of c.values) {
-        const inner = value.toLowerCase()
-        const matches = c.condition === 'CONTAIN' ? (v: string) => v.includes(inner) : (v: string) => v.endsWith(inner)
-        for (const v of await this.mirror.find(shard, entity.name, field, matches)) found.add(v)
+        for (const v of await this.mirror.find(shard, entity.name, field, c.condition, value.toLowerCase())) found.add(v)
         if (found.size > MAX_FILTER_VALUES) throw tooBroad(`${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size)
       }
       return { ...c, condition: 'EQUAL', values: [...found] }

@@ -18,7 +18,8 @@
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
-import { FIELD_SEP, VALUE_SEP } from './entries.ts'
+import { FacetCopy } from './facetCopy.ts'
+import { LexiconCopy } from './lexiconCopy.ts'
 
 /** Entries a change log keeps (XADD MAXLEN ~): a copy that falls further behind than this copies its parts again. */
 export const LOG_LENGTH = 100_000
@@ -28,8 +29,6 @@ export const URN_LEXICON = 'urn'
 const FACETS = '\u0000facets'
 /** Values, documents or log entries one command reads. */
 const STEP = 1000
-/** For each byte of a bitmap, the positions of its set bits (0 = the most significant, as SETBIT numbers them). */
-const BITS_OF: readonly number[][] = Array.from({ length: 256 }, (_, byte) => [0, 1, 2, 3, 4, 5, 6, 7].filter((bit) => (byte & (0x80 >> bit)) !== 0))
 
 /** How a lexicon's values compare: urns (kept as written) lower-cased, field values as they are (lower-cased already). */
 const lowerOf = (field: string) => field === URN_LEXICON ? (v: string) => v.toLowerCase() : (v: string) => v
@@ -43,70 +42,6 @@ export function changeLog(keys: Keys, shard: number, entityType: string): { log:
 export function lexiconLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string): Op {
   const { log, origin, maxlen } = changeLog(keys, shard, entityType)
   return ['LEXLOG', log, origin, field, value, maxlen]
-}
-
-/** One lexicon's values, as the lexicon holds them and lower-cased, in arrays (compared one by one, fast to walk). */
-class LexiconCopy {
-  readonly values: string[] = []
-  readonly lowers: string[] = []
-  private readonly index = new Map<string, number>()
-  private readonly lowerOf: (value: string) => string
-
-  constructor(lowerOf: (value: string) => string) {
-    this.lowerOf = lowerOf
-  }
-
-  add(value: string): void {
-    if (this.index.has(value)) return
-    this.index.set(value, this.values.length)
-    this.values.push(value)
-    this.lowers.push(this.lowerOf(value))
-  }
-
-  delete(value: string): void {
-    const at = this.index.get(value)
-    if (at === undefined) return
-    // The last value takes the place of the removed one.
-    const last = this.values.length - 1
-    if (at !== last) {
-      this.values[at] = this.values[last]!
-      this.lowers[at] = this.lowers[last]!
-      this.index.set(this.values[at]!, at)
-    }
-    this.values.pop()
-    this.lowers.pop()
-    this.index.delete(value)
-  }
-}
-
-/** The facet values of documents by number: each document's values as ids into `values` (`field SEP lower`). */
-class FacetCopy {
-  readonly ids = new Map<string, number>()
-  readonly values: { field: string; lower: string }[] = []
-  readonly docs: (number[] | undefined)[] = []
-
-  set(number: number, line: string | undefined): void {
-    // Grown one by one, so that the array stays a plain list (an element far past its end would make it a slow
-    // dictionary).
-    while (this.docs.length <= number) this.docs.push(undefined)
-    if (line === undefined) { this.docs[number] = undefined; return }
-    const ids: number[] = []
-    for (const part of line.split(FIELD_SEP)) {
-      const [field, ...lowers] = part.split(VALUE_SEP)
-      if (!field) continue
-      for (const lower of lowers) {
-        const key = `${field}\u0000${lower}`
-        let id = this.ids.get(key)
-        if (id === undefined) {
-          id = this.values.length
-          this.values.push({ field, lower })
-          this.ids.set(key, id)
-        }
-        ids.push(id)
-      }
-    }
-    this.docs[number] = ids
-  }
 }
 
 /** One index's copied parts, and how far its log has been read. */
@@ -154,46 +89,22 @@ export class IndexMirror {
 
   /**
    * The values of `field` (URN_LEXICON: the urns) of `entityType`'s index in `shard` whose lower-cased form
-   * `matches`, current as of this call: every write acknowledged before it is in the answer.
+   * contains `needle` (CONTAIN) or ends with it (END_WITH), current as of this call: every write acknowledged
+   * before it is in the answer. `needle` is lower-cased.
    */
-  async find(shard: number, entityType: string, field: string, matches: (lower: string) => boolean): Promise<string[]> {
+  async find(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string): Promise<string[]> {
     const copy = await this.current(shard, entityType, field)
-    const found: string[] = []
-    const lexicon = copy.lexicons.get(field)
-    if (!lexicon) return found
-    const { values, lowers } = lexicon
-    for (let i = 0; i < lowers.length; i++) if (matches(lowers[i]!)) found.push(values[i]!)
-    return found
+    return copy.lexicons.get(field)?.find(condition, needle) ?? []
   }
 
   /**
-   * Facet counts of the documents whose bits are set in `bitmap` (bit n = document n, most significant bit first,
-   * as SETBIT numbers them), for `fields`: per field, its values (lower-cased) with their counts, most frequent
-   * first (ties by value), at most `limit`. Documents' values as of this call.
+   * Facet counts of the documents of a result, given by its bitmap (bit n = document n, most significant bit first,
+   * as SETBIT numbers them) or by their numbers, for `fields`: per field, its values (lower-cased) with their
+   * counts, most frequent first (ties by value), at most `limit`. Documents' values as of this call.
    */
-  async countFacets(shard: number, entityType: string, bitmap: Buffer, fields: readonly string[], limit: number): Promise<Map<string, [string, number][]>> {
+  async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], fields: readonly string[], limit: number): Promise<Map<string, [string, number][]>> {
     const facets = (await this.current(shard, entityType, FACETS)).facets!
-    const counts = new Uint32Array(facets.values.length)
-    const docs = facets.docs
-    for (let byte = 0; byte < bitmap.length; byte++) {
-      const bits = bitmap[byte]!
-      if (bits === 0) continue
-      for (const bit of BITS_OF[bits]!) {
-        const ids = docs[byte * 8 + bit]
-        if (ids) for (let k = 0; k < ids.length; k++) counts[ids[k]!]!++
-      }
-    }
-    const byField = new Map<string, [string, number][]>(fields.map((f) => [f, []]))
-    counts.forEach((n, id) => {
-      if (n === 0) return
-      const { field, lower } = facets.values[id]!
-      byField.get(field)?.push([lower, n])
-    })
-    for (const [field, list] of byField) {
-      list.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      byField.set(field, list.slice(0, limit))
-    }
-    return byField
+    return Buffer.isBuffer(documents) ? facets.countBitmap(documents, fields, limit) : facets.countNumbers(documents, fields, limit)
   }
 
   /**

@@ -12,18 +12,19 @@
            criteria list (groups are OR-ed). A criteria list is: count, then per criterion:
              field, condition, negated ('1'/'0'), numeric ('1'/'0'), value count, values (lower-cased)...
            then facet count, facet fields..., then the most values a facet reports, then the largest result whose
-           facets are counted from its documents' facet lines (larger ones: by the caller, from the bitmap)
-  Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}, bitmap key}
+           documents' numbers are listed (larger ones: their bitmap)
+  Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}, bitmap key, numbers}
            Hits [start, start+count) ordered by relevance (sum of token scores) then urn; a hit's score is minus
-           its relevance (the ascending order of the result set). Facets, for a match-all or a result of at most
-           smallResult urns: values in original spellings, each facet reporting (at most maxFacetValues of) the
-           field's most frequent values in the index, counted exactly in the result. A larger result's facets are
-           counted by the caller (indexMirror.ts) from its bitmap: the last element then names the bitmap's key
-           (a posting's own bitmap, or a temporary key the caller deletes; it expires in 60 s regardless), else ''.
+           its relevance (the ascending order of the result set). Facets of a match-all, from the index's counts:
+           values in original spellings, each facet reporting (at most maxFacetValues of) the field's most frequent
+           values. Any other result's facets are counted by the caller (indexMirror.ts), from its documents'
+           numbers: a result of at most smallResult urns lists them (`numbers`); a larger one names its bitmap
+           (`bitmap key`: a posting's own bitmap, or a temporary key the caller deletes; it expires in 60 s
+           regardless). The unused ones are '' and {}.
   Cost     bounded by the page and the facet values shown, not by the number of matches: paging is ZRANGE on a
            posting (a query of one word, one value or one filter) or on the intersection of the query's sets (as
-           large as its smallest set); facets read the kept counts, at most smallResult facet lines, or nothing
-           (the bitmap of a combination of sets is one BITOP of N/8 bytes per set).
+           large as its smallest set); facets read the kept counts, at most smallResult document numbers, or one
+           bitmap (the bitmap of a combination of sets is one BITOP of N/8 bytes per set).
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
@@ -121,55 +122,39 @@ local function buckets(field, values, countOf)
   return out
 end
 
--- Facet counts, bounded by the values shown rather than by the matches: a match-all reads the index's counts; a
--- small result (at most smallResult urns) reads its documents' facet lines (docs:). A larger one is left to the
--- caller (nil here).
-local function countFacets(total)
-  if result.key ~= live and total > smallResult then return nil end
+-- A match-all's facets: the index's counts.
+local function matchAllFacets()
   local out = {}
-  -- A small result: every (field, value) of its documents' facet lines counted once (`field\31v\31v\30field...`).
-  local lineCounts
-  if result.key ~= live then
-    lineCounts = {}
-    local urns = redis.call('ZRANGE', result.key, 0, -1)
-    for c = 1, #urns, 500 do
-      local chunk = {}
-      for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
-      for _, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
-        local line = v and string.match(v, '^%d+|(.*)$') or ''
-        for part in string.gmatch(line, '[^\30]+') do
-          local field = string.match(part, '^[^\31]*')
-          local counts = lineCounts[field] or {}
-          lineCounts[field] = counts
-          for value in string.gmatch(string.sub(part, #field + 2), '[^\31]+') do counts[value] = (counts[value] or 0) + 1 end
-        end
-      end
-    end
-  end
   for _, field in ipairs(facetFields) do
-    local values = candidates(field)
-    local countOf
-    if not lineCounts then
-      countOf = function(entry) return entry[2] end
-    else
-      local counts = lineCounts[field] or {}
-      countOf = function(entry) return counts[entry[1]] or 0 end
-    end
     out[#out + 1] = field
-    out[#out + 1] = buckets(field, values, countOf)
+    out[#out + 1] = buckets(field, candidates(field), function(entry) return entry[2] end)
   end
   return out
 end
 
-local total, urns, facets, bitmap = 0, {}, {}, ''
+-- The document numbers of the urns of a set (from docs: `<number>|<line>`), in chunks.
+local function documentNumbers(key)
+  local numbers = {}
+  local urns = redis.call('ZRANGE', key, 0, -1)
+  for c = 1, #urns, 500 do
+    local chunk = {}
+    for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
+    for _, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
+      if v then numbers[#numbers + 1] = tonumber(string.match(v, '^(%d+)')) end
+    end
+  end
+  return numbers
+end
+
+local total, urns, facets, bitmap, numbers = 0, {}, {}, '', {}
 if result then
   total = redis.call('ZCARD', result.key)
   local start, count = tonumber(ARGV[3]), tonumber(ARGV[4])
   if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1, 'WITHSCORES') end
   if #facetFields > 0 and total > 0 then
-    facets = countFacets(total)
-    if not facets then
-      facets = {}
+    if result.key == live then facets = matchAllFacets()
+    elseif total <= smallResult then numbers = documentNumbers(result.key)
+    else
       bitmap = result.bitmap()
       keep(bitmap)
     end
@@ -177,4 +162,4 @@ if result then
 end
 
 cleanup()
-return { total, urns, facets, bitmap }
+return { total, urns, facets, bitmap, numbers }

@@ -9,7 +9,7 @@ import * as assert from 'uvu/assert'
 import { startService, type TestService } from '../../helpers/service.ts'
 import { scanKeys } from '../../../model/store/redis.ts'
 
-const mirror = suite<{ svc: TestService }>('native index copies (CONTAIN, END_WITH, facets of large results)')
+const mirror = suite<{ svc: TestService }>('native index copies (CONTAIN, END_WITH, facets)')
 const ds = (name: string) => `urn:svc:dataset:(urn:svc:dataPlatform:hive,${name},PROD)`
 const properties = (svc: TestService, name: string, shown = name) => svc.call('POST', '/aspects?action=ingestProposal', {
   proposal: { entityType: 'dataset', entityUrn: ds(name), changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ name: shown }), contentType: 'application/json' } },
@@ -47,7 +47,7 @@ mirror('a write acknowledged is in the next answer: a value added, changed, an e
   assert.equal(await matching(svc, 'urn', 'CONTAIN', 'ORDERS_'), [ds('orders_hourly')], 'urns compare without regard to case')
 })
 
-mirror('facets of a large result are counted from its bitmap, current after each write', async ({ svc }) => {
+mirror('facets are counted from the result\'s documents (bitmap or numbers), current after each write', async ({ svc }) => {
   const tag = (name: string, tags: string[]) => svc.call('POST', '/aspects?action=ingestProposal', {
     proposal: { entityType: 'dataset', entityUrn: ds(name), changeType: 'UPSERT', aspectName: 'globalTags', aspect: { value: JSON.stringify({ tags: tags.map((t) => ({ tag: `urn:svc:tag:${t}` })) }), contentType: 'application/json' } },
   })

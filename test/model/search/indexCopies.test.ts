@@ -1,0 +1,63 @@
+/**
+ * The pure parts of the native engine's gateway copy (model/search/native/lexiconCopy.ts, facetCopy.ts): searching a
+ * lexicon by block strings finds exactly what comparing every value finds, through adds and deletes that cross
+ * blocks; facet counts from a bitmap equal counting each document's values.
+ */
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { FacetCopy } from '../../../model/search/native/facetCopy.ts'
+import { LexiconCopy } from '../../../model/search/native/lexiconCopy.ts'
+import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
+
+function random(seed: number): () => number {
+  let s = seed
+  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
+}
+
+test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, through adds and deletes', () => {
+  const rnd = random(7)
+  const syllables = ['ab', 'ba', 'ca', 'da', 'x', 'yz', '_', '.', '1', '22']
+  const word = () => Array.from({ length: 1 + Math.floor(rnd() * 6) }, () => syllables[Math.floor(rnd() * syllables.length)]).join('')
+  const copy = new LexiconCopy((v) => v.toLowerCase())
+  const held = new Set<string>()
+  const check = () => {
+    for (const needle of ['', 'a', 'ab', 'aba', '_1', '22', 'zx', 'ab_', 'x.y', 'dadada', 'q', '\u0001']) {
+      const lower = needle.toLowerCase()
+      const naive = (cond: 'CONTAIN' | 'END_WITH') => [...held].filter((v) => cond === 'CONTAIN' ? v.toLowerCase().includes(lower) : v.toLowerCase().endsWith(lower)).sort()
+      assert.equal(copy.find('CONTAIN', lower).sort(), naive('CONTAIN'), `CONTAIN ${JSON.stringify(needle)}`)
+      assert.equal(copy.find('END_WITH', lower).sort(), naive('END_WITH'), `END_WITH ${JSON.stringify(needle)}`)
+    }
+  }
+  for (let i = 0; i < 3000; i++) {
+    const v = rnd() < 0.1 ? word().toUpperCase() : word()
+    copy.add(v)
+    held.add(v)
+  }
+  check()
+  for (const v of [...held]) if (rnd() < 0.4) { copy.delete(v); held.delete(v) }
+  copy.delete('never there')
+  check()
+  for (let i = 0; i < 500; i++) { const v = `${word()}\u0001${word()}`; copy.add(v); held.add(v) }
+  check()
+  assert.is(copy.size, held.size)
+})
+
+test('facet copy: counts from a bitmap or from numbers equal counting each document, top values first, a freed number counts nothing', () => {
+  const facets = new FacetCopy()
+  const line = (tags: string[], platform: string) => [['tags', ...tags].join(VALUE_SEP), ['platform', platform].join(VALUE_SEP)].join(FIELD_SEP)
+  facets.set(0, line(['gold', 'pii'], 'hive'))
+  facets.set(9, line(['gold'], 'kafka'))
+  facets.set(17, line([], 'hive'))
+  facets.set(3, line(['pii'], 'hive'))
+  facets.set(3, undefined)
+  const bitmap = Buffer.alloc(3)
+  for (const n of [0, 3, 9, 17]) bitmap[n >> 3]! |= 0x80 >> (n & 7)
+  const counted = facets.countBitmap(bitmap, ['tags', 'platform', 'owners'], 10)
+  assert.equal(counted.get('tags'), [['gold', 2], ['pii', 1]])
+  assert.equal(counted.get('platform'), [['hive', 2], ['kafka', 1]])
+  assert.equal(counted.get('owners'), [])
+  assert.equal(facets.countBitmap(bitmap, ['platform'], 1).get('platform'), [['hive', 2]])
+  assert.equal(facets.countNumbers([0, 3, 9, 17], ['tags', 'platform', 'owners'], 10), counted, 'by numbers as by bitmap')
+})
+
+test.run()
