@@ -25,9 +25,15 @@ export interface Config {
   searchEngine: SearchEngineChoice
   /**
    * Native engine: members at which a posting keeps a bitmap of its documents, and the largest result whose facets
-   * are counted from its documents' facet lines rather than by bitmaps (NATIVE_BITMAP_MIN).
+   * are counted from its documents' numbers rather than from its bitmap (NATIVE_BITMAP_MIN).
    */
   nativeBitmapMin: number
+  /**
+   * Native engine: distinct values a string condition (START_WITH, CONTAIN, END_WITH, a range) or a word prefix may
+   * match in one query, summed over the shards (each shard answers at most its share); more is FILTER_TOO_BROAD
+   * (NATIVE_MAX_FILTER_VALUES).
+   */
+  nativeMaxFilterValues: number
   writeTimeoutMs: number
   maxQueueDepth: number
   maxBodyBytes: number
@@ -99,6 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, 'PORT', 8080),
     searchEngine: oneOf(env, 'SEARCH_ENGINE', ['auto', 'native', 'redisearch'] as const, 'auto'),
     nativeBitmapMin: int(env, 'NATIVE_BITMAP_MIN', 256),
+    nativeMaxFilterValues: int(env, 'NATIVE_MAX_FILTER_VALUES', 5000),
     writeTimeoutMs: int(env, 'WRITE_TIMEOUT_MS', 30_000),
     maxQueueDepth: int(env, 'MAX_QUEUE_DEPTH', 20_000),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 16 * 1024 * 1024),

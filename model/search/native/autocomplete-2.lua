@@ -4,14 +4,15 @@
 
   KEYS[1]  the live set of the type in the shard; every other key is named from ARGV[1] and ARGV[2], which carry
            the same shard hash tag (one slot)
-  ARGV     1 index prefix P, 2 temporary key prefix, 3 query (normalized), 4 most entries to scan,
-           then the filter exactly as search-2.lua reads it (group count, criteria lists)
+  ARGV     1 index prefix P, 2 temporary key prefix, 3 query (normalized), 4 most entries to scan, 5 most values a
+           string condition may match (filter.lua), then the filter exactly as search-2.lua reads it (group count,
+           criteria lists)
   Returns  {original, '1' if the whole value starts with the query else '0', ...} (distinct originals)
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
 local live = KEYS[1]
-local pos = 5
+local pos = 6
 -- @include filter.lua
 
 local filterSet = readFilter()

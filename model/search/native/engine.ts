@@ -35,24 +35,14 @@ const NATIVE_INDEX_FORMAT = '2'
  */
 const autocompleteScan = (limit: number): number => Math.min(1000, Math.max(50, limit * 5))
 
-/** Distinct values a string condition may match in a shard (filter.lua has the same bound for ranges). */
-const MAX_FILTER_VALUES = 5000
-
-/** The 400 of a string condition matching more than MAX_FILTER_VALUES values. */
-function tooBroad(what: string, matched: number): Error {
-  return fail('FILTER_TOO_BROAD', `the filter ${what} matches ${matched} distinct values in one shard; the native engine answers at most ${MAX_FILTER_VALUES}: narrow it`,
-    [{ path: 'filter', message: `${what}: ${matched} values` }])
-}
-
-/** Runs a search script, turning its FILTER_TOO_BROAD error into the 400 it stands for. */
-async function runSearchScript(script: LuaScript, redis: RedisClient, keys: string[], args: string[]): Promise<unknown> {
-  try {
-    return await script.run(redis, keys, args)
-  } catch (err) {
-    const broad = /FILTER_TOO_BROAD (\S+) (\S+) (.*) matches (\d+) values/.exec(err instanceof Error ? err.message : '')
-    if (broad) throw tooBroad(`${broad[1]} ${broad[2]} ${JSON.stringify(broad[3])}`, Number(broad[4]))
-    throw err
-  }
+/**
+ * The 400 of a string condition or word prefix (`what`, e.g. `the filter name START_WITH "a"`) matching more than
+ * `max` values in a shard (`total`: the bound of the query).
+ */
+function tooBroad(what: string, matched: number, max: number, total: number): Error {
+  const bound = max === total ? `at most ${max}` : `at most ${max} per shard (${total} in all)`
+  return fail('FILTER_TOO_BROAD', `${what} matches ${matched} distinct values in one shard; the native engine answers ${bound}: narrow it`,
+    [{ path: what.startsWith('the word prefix') ? 'input' : 'filter', message: `${what}: ${matched} values` }])
 }
 
 function encodeCriteria(list: readonly Criterion[]): string[] {
@@ -82,12 +72,33 @@ export class NativeEngine implements SearchEngine {
   /** The lexicons CONTAIN and END_WITH compare and the documents' facet values, copied on first use. */
   private readonly mirror: IndexMirror
 
-  constructor(redis: RedisClient, registry: Registry, keys: Keys, bitmapMin = 256) {
+  /** Distinct values a string condition or a word prefix may match in a query (NATIVE_MAX_FILTER_VALUES), and in a shard. */
+  private readonly maxValues: number
+  private readonly maxValuesPerShard: number
+
+  constructor(redis: RedisClient, registry: Registry, keys: Keys, bitmapMin = 256, maxValues = 5000) {
     this.redis = redis
     this.registry = registry
     this.keys = keys
     this.bitmapMin = bitmapMin
     this.mirror = new IndexMirror(redis, keys)
+    this.maxValues = maxValues
+    // Each shard answers its share: the work of a query (one posting per value and shard) is bounded whatever the
+    // number of shards.
+    this.maxValuesPerShard = Math.ceil(maxValues / keys.shards)
+  }
+
+  /** Runs a search script, turning its FILTER_TOO_BROAD error into the 400 it stands for. */
+  private async runScript(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+    try {
+      return await script.run(this.redis, keys, args)
+    } catch (err) {
+      const broad = /FILTER_TOO_BROAD (\S+) (\S+) (.*) matches (\d+) values/.exec(err instanceof Error ? err.message : '')
+      // `input prefix <token>` (a word prefix) or `<field> <condition> <value>` (a filter criterion).
+      const what = broad && (broad[1] === 'input' ? `the word prefix ${JSON.stringify(broad[3])}` : `the filter ${broad[1]} ${broad[2]} ${JSON.stringify(broad[3])}`)
+      if (broad) throw tooBroad(what!, Number(broad[4]), this.maxValuesPerShard, this.maxValues)
+      throw err
+    }
   }
 
   documentOps(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
@@ -144,13 +155,13 @@ export class NativeEngine implements SearchEngine {
     const facets = [...fields.values()].filter((f) => f.facet)
     const target = this.scriptTarget(shard, query.entity)
     const args = [
-      target.prefix, target.tmp, String(from), String(size),
+      target.prefix, target.tmp, String(from), String(size), String(this.maxValuesPerShard),
       String(words.length), ...words.flatMap((w) => [w.token, w.prefix ? '1' : '0']),
       ...encodeCriteria(await this.resolveInner(shard, query.entity, must)),
       ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))),
       String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
     ]
-    const [total, scored, counted, bitmap, numbers] = (await runSearchScript(searchScript, this.redis, target.keys, args)) as [number, string[], (string | (string | number)[])[], string, number[]]
+    const [total, scored, counted, bitmap, numbers] = (await this.runScript(searchScript, target.keys, args)) as [number, string[], (string | (string | number)[])[], string, number[]]
     const result: ShardHits = { total, hits: [], facets: [] }
     // The result set's score is minus the relevance: ascending order there is best first.
     for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: scored[i]!, score: -Number(scored[i + 1]) || 0 })
@@ -213,7 +224,7 @@ export class NativeEngine implements SearchEngine {
       const found = new Set<string>()
       for (const value of c.values) {
         for (const v of await this.mirror.find(shard, entity.name, field, c.condition, value.toLowerCase())) found.add(v)
-        if (found.size > MAX_FILTER_VALUES) throw tooBroad(`${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size)
+        if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
       }
       return { ...c, condition: 'EQUAL', values: [...found] }
     }))
@@ -222,8 +233,11 @@ export class NativeEngine implements SearchEngine {
   async autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]> {
     const target = this.scriptTarget(shard, query.entity)
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))
-    const args = [target.prefix, target.tmp, normalizeSuggestion(query.query), String(query.filter.length > 0 ? 1000 : autocompleteScan(query.limit)), ...encodeFilter(filter)]
-    const raw = (await runSearchScript(autocompleteScript, this.redis, target.keys, args)) as string[]
+    const args = [
+      target.prefix, target.tmp, normalizeSuggestion(query.query), String(query.filter.length > 0 ? 1000 : autocompleteScan(query.limit)),
+      String(this.maxValuesPerShard), ...encodeFilter(filter),
+    ]
+    const raw = (await this.runScript(autocompleteScript, target.keys, args)) as string[]
     const found: Suggestion[] = []
     for (let i = 0; i < raw.length; i += 2) found.push({ text: raw[i]!, whole: raw[i + 1] === '1' })
     return found

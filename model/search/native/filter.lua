@@ -9,7 +9,8 @@
   document's number, documentOps.ts), built only when facets need it: a posting's own bitmap when it has one,
   else its members' numbers; a combination combines its parts' bitmaps with BITOP.
 ]]
-local MAX_FILTER_VALUES = 5000
+-- The most distinct values a string condition (or a word prefix) may match in this shard: ARGV[5] of both scripts.
+local MAX_FILTER_VALUES = tonumber(ARGV[5])
 local tmpCount = 0
 local tmps = {}
 local function tmp()

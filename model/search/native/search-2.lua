@@ -6,8 +6,8 @@
            KEYS[1]'s slot (which postings a query reads is only known inside the script).
   ARGV     1 index prefix P (`<prefix>{<shard tag>}:ix:<type>:`)
            2 prefix for temporary keys (unique per call, in the shard; deleted before returning)
-           3 start, 4 count
-           5 word count, then per word: token, '1' if it is a prefix
+           3 start, 4 count, 5 most values a string condition or a word prefix may match (more: FILTER_TOO_BROAD)
+           6 word count, then per word: token, '1' if it is a prefix
            then a criteria list of required criteria (AND), then the filter: group count, then per group a
            criteria list (groups are OR-ed). A criteria list is: count, then per criterion:
              field, condition, negated ('1'/'0'), numeric ('1'/'0'), value count, values (lower-cased)...
@@ -29,7 +29,7 @@
 local P = ARGV[1]
 local TMP = ARGV[2]
 local live = KEYS[1]
-local pos = 5
+local pos = 6
 -- @include filter.lua
 
 -- Sources of the final intersection with their weights. Token postings hold minus the relevance, so ascending

@@ -1,0 +1,60 @@
+/**
+ * The native engine's bound on the values one query may combine (NATIVE_MAX_FILTER_VALUES, here 160): a string
+ * condition or a word prefix (the last word of the input is one) matching more distinct values answers 400 FILTER_TOO_BROAD naming the criterion and
+ * writes nothing; within the bound it answers. On S shards each answers at most 1/S of the bound, so the work of a
+ * query is bounded whatever the topology.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { startService, type TestService } from '../../helpers/service.ts'
+
+const bounds = suite<{ svc: TestService }>('native: filters too broad to answer')
+const ds = (name: string) => `urn:svc:dataset:(urn:svc:dataPlatform:hive,${name},PROD)`
+const NAMES = Array.from({ length: 200 }, (_, i) => `orders_${String(i).padStart(3, '0')}_daily`)
+/** A word of its own per dataset (letters only, so that it stays one token): `term` and two letters. */
+const term = (i: number) => `term${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}`
+const search = (svc: TestService, body: Record<string, unknown>) => svc.call('POST', '/entities?action=search', { entity: 'dataset', start: 0, count: 100, ...body })
+const filter = (field: string, condition: string, value: string) => ({ or: [{ and: [{ field, condition, value }] }] })
+
+bounds.before(async (ctx) => {
+  ctx.svc = await startService({ searchEngine: 'native', nativeMaxFilterValues: 160 })
+  const proposals = NAMES.map((name, i) => ({ entityType: 'dataset', entityUrn: ds(name), changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ description: `the ${term(i)} table` }), contentType: 'application/json' } }))
+  const res = await ctx.svc.call('POST', '/aspects?action=ingestProposalBatch', { proposals })
+  assert.is(res.status, 200, JSON.stringify(res.body))
+})
+bounds.after(async (ctx) => { await ctx.svc.close() })
+
+bounds('a range, a prefix, CONTAIN and END_WITH over too many values: 400 FILTER_TOO_BROAD naming the criterion', async ({ svc }) => {
+  const cases: [Record<string, unknown>, RegExp][] = [
+    [{ input: '*', filter: filter('name', 'GREATER_THAN', 'orders_') }, /name GREATER_THAN "orders_"/],
+    [{ input: '*', filter: filter('name', 'START_WITH', 'orders_') }, /name START_WITH "orders_"/],
+    [{ input: '*', filter: filter('name', 'CONTAIN', 'daily') }, /name CONTAIN "daily"/],
+    [{ input: '*', filter: filter('name', 'END_WITH', '_daily') }, /name END_WITH "_daily"/],
+    [{ input: 'term' }, /the word prefix "term"/],
+  ]
+  for (const [body, named] of cases) {
+    const res = await search(svc, body)
+    assert.is(res.status, 400, JSON.stringify(body))
+    assert.is(res.body.code, 'FILTER_TOO_BROAD')
+    assert.match(res.body.message, named, res.body.message)
+    assert.match(res.body.message, /narrow it/)
+    assert.ok(res.body.details?.some((d: { path: string }) => d.path === ('input' in body && body.input !== '*' ? 'input' : 'filter')), JSON.stringify(res.body))
+  }
+  const suggest = await svc.call('POST', '/entities?action=autocomplete', { query: 'ord', entity: 'dataset', limit: 5, filter: filter('name', 'START_WITH', 'orders_') })
+  assert.is(suggest.status, 400)
+  assert.is(suggest.body.code, 'FILTER_TOO_BROAD')
+})
+
+bounds('within the bound it answers', async ({ svc }) => {
+  const narrow = await search(svc, { input: '*', filter: filter('name', 'START_WITH', 'orders_00') })
+  assert.is(narrow.status, 200, JSON.stringify(narrow.body))
+  assert.equal(narrow.body.value.entities, NAMES.slice(0, 10).map(ds))
+  const contained = await search(svc, { input: '*', filter: filter('name', 'CONTAIN', '_01') })
+  assert.is(contained.status, 200)
+  assert.equal(contained.body.value.entities, NAMES.slice(10, 20).map(ds))
+  const prefixed = await search(svc, { input: 'terma' })
+  assert.is(prefixed.status, 200)
+  assert.is(prefixed.body.value.numEntities, 26)
+})
+
+bounds.run()
