@@ -86,12 +86,20 @@ end
 -- of urns longer than zset-max-listpack-value costs a skiplist even for one member), large ones can be paged.
 local KEYED_POSTING = 64
 
+-- The size and the type of postings (sets or sorted sets) as this run last saw or changed them: an entity's ops
+-- ask for one posting's size up to three times in a row (a link, its bitmap, its tally). Any other op that writes a
+-- key forgets it.
+local known = {}
+
 -- The size and the type of a posting that is a set or a sorted set.
 local function posting(key)
+  local k = known[key]
+  if k then return k[1], k[2] end
   local kind = redis.call('TYPE', key).ok
-  if kind == 'zset' then return redis.call('ZCARD', key), kind end
-  if kind == 'set' then return redis.call('SCARD', key), kind end
-  return 0, kind
+  local size = 0
+  if kind == 'zset' then size = redis.call('ZCARD', key) elseif kind == 'set' then size = redis.call('SCARD', key) end
+  known[key] = { size, kind }
+  return size, kind
 end
 
 -- Sets the bit of every member of a posting in a new bitmap (the posting reached its threshold).
@@ -130,6 +138,7 @@ for _ = 1, n do
     if string.byte(mask, j) == 107 then arg = KEYS[tonumber(arg)] end -- 'k'
     a[j] = arg
   end
+  if cmd == 'LINK' or cmd == 'UNLINK' then known[a[1]] = nil end
   if cmd == 'LINK' then
     if redis.call('SADD', a[1], a[2]) == 1 and redis.call('SCARD', a[1]) == 1 then
       redis.call('ZADD', a[3], 0, a[4])
@@ -142,13 +151,18 @@ for _ = 1, n do
       if argc > 4 then redis.call('HDEL', a[5], a[4]) end
     end
   elseif cmd == 'ZLINK' then
-    if redis.call('ZADD', a[1], a[2], a[3]) == 1 and redis.call('ZCARD', a[1]) == 1 then
+    local added = redis.call('ZADD', a[1], a[2], a[3])
+    local size = redis.call('ZCARD', a[1])
+    known[a[1]] = { size, 'zset' }
+    if added == 1 and size == 1 then
       redis.call('ZADD', a[4], 0, a[5])
       if argc > 5 then redis.call('HSET', a[6], a[5], a[7]) end
     end
   elseif cmd == 'ZUNLINK' then
     redis.call('ZREM', a[1], a[2])
-    if redis.call('ZCARD', a[1]) == 0 then
+    local size = redis.call('ZCARD', a[1])
+    known[a[1]] = { size, size > 0 and 'zset' or 'none' }
+    if size == 0 then
       redis.call('ZREM', a[3], a[4])
       if argc > 4 then redis.call('HDEL', a[5], a[4]) end
     end
@@ -158,7 +172,9 @@ for _ = 1, n do
     if kind == 'zset' then added = redis.call('ZADD', a[1], 0, a[2])
     else
       added = redis.call('SADD', a[1], a[2])
+      kind = 'set'
       if added == 1 and size + 1 >= KEYED_POSTING then
+        kind = 'zset'
         local members = redis.call('SMEMBERS', a[1])
         redis.call('DEL', a[1])
         for c = 1, #members, 500 do
@@ -168,6 +184,7 @@ for _ = 1, n do
         end
       end
     end
+    known[a[1]] = { size + added, kind }
     if added == 1 and size == 0 then
       -- Logged even when the lexicon had it (a restated posting): the spelling in the hash may be new.
       redis.call('ZADD', a[3], 0, a[4])
@@ -175,9 +192,12 @@ for _ = 1, n do
       thisChange = '1'
     end
   elseif cmd == 'KUNLINK' then
-    local _, kind = posting(a[1])
-    if kind == 'zset' then redis.call('ZREM', a[1], a[2]) else redis.call('SREM', a[1], a[2]) end
-    if posting(a[1]) == 0 then
+    local size, kind = posting(a[1])
+    local removed = 0
+    if kind == 'zset' then removed = redis.call('ZREM', a[1], a[2]) elseif kind == 'set' then removed = redis.call('SREM', a[1], a[2]) end
+    size = size - removed
+    known[a[1]] = { size, size > 0 and kind or 'none' }
+    if size == 0 then
       if redis.call('ZREM', a[3], a[4]) == 1 then thisChange = '0' end
       if argc > 4 then redis.call('HDEL', a[5], a[4]) end
     end
@@ -218,6 +238,7 @@ for _ = 1, n do
     local size = posting(a[1])
     if size == 0 then redis.call('ZREM', a[2], a[3]) else redis.call('ZADD', a[2], size, a[3]) end
   elseif allowed[cmd] then
+    if cmd == 'DEL' then for _, key in ipairs(a) do known[key] = nil end else known[a[1]] = nil end
     local reply = redis.call(cmd, unpack(a))
     if cmd == 'ZADD' and reply == 1 then thisChange = '1' elseif cmd == 'ZREM' and reply == 1 then thisChange = '0' end
   else
