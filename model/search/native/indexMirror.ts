@@ -4,8 +4,9 @@
  *   - the lexicons (values of a field, `vals:<f>`; urns, `live:`) that CONTAIN and END_WITH compare one by one
  *     (about 1 us per value in Redis; here it costs this process's CPU, which grows with the gateways);
  *   - every document's facet values (its facet line in `docs:`, by document number), so that the facets of a
- *     large result are counted here from the result's bitmap, where Redis would AND the result with each shown
- *     value's bitmap (one BITOP and one BITCOUNT of N/8 bytes per value).
+ *     result (any but a match-all) are counted here from its documents' numbers or its bitmap, where Redis would
+ *     AND the result with each shown value's bitmap (one BITOP and one BITCOUNT of N/8 bytes per value) or parse
+ *     each document's facet line.
  *
  * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an
  * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG) and whenever a document number gets a new
