@@ -25,7 +25,9 @@ export function parseInput(registry: Registry, entity: EntitySpec, input: string
   }
   const tokens = tokenize(text)
   if (tokens.length === 0) return { kind: 'all' }
-  const endsInWord = /[\p{L}\p{N}]$/u.test(text)
+  // The last word is a prefix when the input ends in it, or in it and `*` (`samp*`, as upstream's wildcard); a
+  // space or punctuation after it ends the word.
+  const endsInWord = /[\p{L}\p{N}]\*?$/u.test(text)
   // A one-character prefix would expand to most of the vocabulary: it matches as a whole word instead.
   return { kind: 'words', words: tokens.map((token, i) => ({ token, prefix: endsInWord && i === tokens.length - 1 && token.length >= MIN_PREFIX })) }
 }

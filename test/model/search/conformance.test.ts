@@ -105,6 +105,8 @@ for (const { name, overrides } of engines) {
     const hits = async (input: string) => (await search(svc, { input, entity: 'dataset', count: 100 })).body.value.entities as string[]
     assert.equal(await hits('hdfs dataset'), [ds('SampleHdfsDataset', 'hdfs')])
     assert.ok((await hits('samp')).length >= 3)
+    assert.equal(await hits('samp*'), await hits('samp'), 'a trailing * marks the prefix too')
+    assert.equal(await hits('sampl'), await hits('samp'))
     assert.ok((await hits('users')).length >= 2, 'fct_users_created and fct_users_deleted')
     assert.equal(await hits('nothing-like-this'), [])
   })
