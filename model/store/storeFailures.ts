@@ -15,7 +15,8 @@ const KINDS: readonly [ErrorCode, RegExp, string][] = [
   ['CLUSTER_DOWN', /CLUSTERDOWN|MASTERDOWN|Cluster isn't ready|Failed to refresh slots cache|None of startup nodes is available|slot.*not served/i,
     'the Redis Cluster is failing over (a master is down and not replaced yet); retry shortly'],
   // The server is unreachable, restarting, loading, or was a master and is now a replica.
-  ['UNAVAILABLE', /ECONNREFUSED|ECONNRESET|EPIPE|Connection is closed|Socket closed unexpectedly|max retries per request|ETIMEDOUT|Command timed out|LOADING|READONLY|NOREPLICAS|The client is closed|Stream isn't writeable/i,
+  // ("Command aborted due to connection close": ioredis, for a command in flight when its node went away.)
+  ['UNAVAILABLE', /ECONNREFUSED|ECONNRESET|EPIPE|Connection is closed|Command aborted due to connection close|Socket closed unexpectedly|max retries per request|ETIMEDOUT|Command timed out|LOADING|READONLY|NOREPLICAS|The client is closed|Stream isn't writeable/i,
     'the backing store is unavailable; retry later'],
 ]
 

@@ -20,7 +20,7 @@ if (!onCluster()) {
 } else {
   t.before(async (ctx) => {
     ctx.cluster = await startRedisCluster({ appendOnly: true })
-    ctx.svc = await startService({ redisUrl: '', redisCluster: ctx.cluster.seeds.split(','), shards: 16, replicaAcks: 1, replicaAckTimeoutMs: 1000, writeTimeoutMs: 30_000, partitions: 8 })
+    ctx.svc = await startService({ redisUrl: '', redisCluster: ctx.cluster.seeds.split(','), shards: 16, replicaAcks: 1, replicaAckTimeoutMs: 1000, writeTimeoutMs: 30_000, partitions: 8, ...(process.env.FAILOVER_LOG ? { logLevel: 'error' as const } : {}) })
   })
   t.after(async (ctx) => {
     await ctx.svc?.close()
@@ -68,7 +68,8 @@ if (!onCluster()) {
     console.log(`cluster failover: ${KILLS} master kill(s), ${acked} writes acknowledged, ${found} found, ${acked - found} lost, ${doubled} doubled, ${errors} client errors while failing over (${[...kinds].map(([k, n]) => `${n}× ${k}`).join(', ') || 'none'}), writes acknowledged again ${recoveries.map((ms) => `${ms} ms`).join(', ')} after each kill`)
     assert.equal(problems, [])
     // Every failure a client met is a 503 saying what happened (CLUSTER_DOWN, NOT_REPLICATED, ...), never a 500.
-    assert.equal([...kinds.keys()].filter((k) => !k.startsWith('503 ')), [], 'failures other than a 503 with a code')
+    const said = (kind: string) => `${kind}: ${records.map((r) => r.messages.get(kind)).find(Boolean) ?? ''}`
+    assert.equal([...kinds.keys()].filter((k) => !k.startsWith('503 ')).map(said), [], 'failures other than a 503 with a code')
     assert.is(found, acked)
     assert.is(doubled, 0)
     assert.ok(acked > ENTITIES * 5, `enough writes happened (${acked})`)

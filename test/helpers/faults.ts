@@ -100,6 +100,8 @@ export interface WriteRecord {
   errors: number
   /** The errors by status and code (`503 WRITE_NOT_CONFIRMED`; `0` when no answer came within ANSWER_WITHIN_MS). */
   failures: Map<string, number>
+  /** The first message of each kind of failure (what a 500 said, for the report). */
+  messages: Map<string, string>
   latencies: number[]
 }
 
@@ -131,7 +133,7 @@ async function postProposal(base: string, body: unknown): Promise<{ status: numb
  * ANSWER_WITHIN_MS) are counted, never retried.
  */
 export async function writeUntil(baseUrl: () => string, urn: string, until: () => boolean): Promise<WriteRecord> {
-  const record: WriteRecord = { urn, sent: [], acked: new Set(), errors: 0, failures: new Map(), latencies: [] }
+  const record: WriteRecord = { urn, sent: [], acked: new Set(), errors: 0, failures: new Map(), messages: new Map(), latencies: [] }
   for (let n = 1; !until(); n++) {
     const value = `${urn.split(':').pop()}-${n}`
     record.sent.push(value)
@@ -143,6 +145,7 @@ export async function writeUntil(baseUrl: () => string, urn: string, until: () =
       record.errors++
       const kind = `${res.status}${res.body?.code ? ` ${res.body.code}` : ''}`
       record.failures.set(kind, (record.failures.get(kind) ?? 0) + 1)
+      if (!record.messages.has(kind)) record.messages.set(kind, String(res.body?.message ?? JSON.stringify(res.body)).slice(0, 300))
       await new Promise((r) => setTimeout(r, 100))
     }
   }

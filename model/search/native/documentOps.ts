@@ -16,10 +16,10 @@
  *                   documents wait in `free:` (a set) for reuse, new ones come from `next:` (a counter)
  *   lb:             bitmap: bit n set when document n is live
  *   bm:tok:<token>, bm:kw:<f>\0<v>   bitmaps of postings (bit = document number): every posting of a facet
- *                   field, and any other posting once it has `bitmapMin` members (NATIVE_BITMAP_MIN) (facet counts of a large
- *                   result are bitmap ANDs, search-2.lua)
- *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; match-all facets
- *                   and the candidate values of every facet)
+ *                   field, and any other posting once it has `bitmapMin` members (NATIVE_BITMAP_MIN) (a large
+ *                   result's bitmap is combined from them with BITOP, and its facets counted by the gateway)
+ *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; the facets of a
+ *                   match-all)
  *   log:            stream, the index's change log: every value that entered or left a `vals:` lexicon and every
  *                   urn that entered or left `live:` (LEXLOG), every document number's new facet line (DOC) or
  *                   its end (UNDOC), trimmed to about LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:`

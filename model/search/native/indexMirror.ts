@@ -157,8 +157,18 @@ export class IndexMirror {
 
   /** Copies the parts that need it (new ones; all of them when the log lost entries not read), then reads the log. */
   private async readOnce(copy: IndexCopy, shard: number, entityType: string): Promise<void> {
+    // A copy with nothing new to copy reads the log's next entries in the same round trip as the log's state. The
+    // entries are asked first: a state read after them tells whether entries the copy had not read were trimmed
+    // (or the log begun again) before they were read.
+    const ahead = copy.started && copy.wanted.size === 0 ? this.logEntries(copy) : undefined
+    ahead?.catch(() => {}) // awaited below; a failure there is this read's failure
     const state = await this.logState(copy)
     const lost = copy.started && ((copy.began !== null && state.began !== copy.began) || state.added - state.length > copy.seen)
+    const entries = await ahead
+    if (entries && !lost) {
+      if (this.applyEntries(copy, entries)) await this.readLog(copy)
+      return
+    }
     const held = [...copy.lexicons.keys(), ...(copy.facets ? [FACETS] : [])]
     const toCopy = lost || !copy.started ? [...new Set([...held, ...copy.wanted])] : [...copy.wanted]
     copy.wanted.clear()
@@ -232,26 +242,33 @@ export class IndexMirror {
     copy.facets = facets
   }
 
-  /** Applies the log's entries after the cursor to the copied parts. */
+  /** The log's next entries after the cursor (at most STEP). */
+  private async logEntries(copy: IndexCopy): Promise<[string, string[]][]> {
+    return (await this.redis.xrange(copy.log, `(${copy.cursor}`, '+', 'COUNT', STEP)) as [string, string[]][]
+  }
+
+  /** Applies the log's entries after the cursor to the copied parts, until none is left. */
   private async readLog(copy: IndexCopy): Promise<void> {
-    for (;;) {
-      const entries = (await this.redis.xrange(copy.log, `(${copy.cursor}`, '+', 'COUNT', STEP)) as [string, string[]][]
-      for (const [id, fields] of entries) {
-        const entry: Record<string, string> = {}
-        for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!
-        if (entry.n !== undefined) copy.facets?.set(Number(entry.n), entry.l)
-        else {
-          if (copy.originals.delete(`${entry.f}\u0000${entry.v}`)) copy.generation++
-          const lexicon = copy.lexicons.get(entry.f!)
-          if (lexicon && entry.v !== undefined) {
-            if (entry.p === '1') lexicon.add(entry.v)
-            else lexicon.delete(entry.v)
-          }
+    while (this.applyEntries(copy, await this.logEntries(copy)));
+  }
+
+  /** Applies log entries to the copied parts; answers whether more may follow (a full step was read). */
+  private applyEntries(copy: IndexCopy, entries: [string, string[]][]): boolean {
+    for (const [id, fields] of entries) {
+      const entry: Record<string, string> = {}
+      for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!
+      if (entry.n !== undefined) copy.facets?.set(Number(entry.n), entry.l)
+      else {
+        if (copy.originals.delete(`${entry.f}\u0000${entry.v}`)) copy.generation++
+        const lexicon = copy.lexicons.get(entry.f!)
+        if (lexicon && entry.v !== undefined) {
+          if (entry.p === '1') lexicon.add(entry.v)
+          else lexicon.delete(entry.v)
         }
-        copy.cursor = id
-        copy.seen++
       }
-      if (entries.length < STEP) return
+      copy.cursor = id
+      copy.seen++
     }
+    return entries.length === STEP
   }
 }

@@ -27,6 +27,7 @@ t('every failure of a failover or slot move is a 503 with a code saying what hap
     ['Failed to refresh slots cache.', 'CLUSTER_DOWN'],
     ['READONLY You can\'t write against a read only replica.', 'UNAVAILABLE'],
     ['Connection is closed.', 'UNAVAILABLE'],
+    ['Command aborted due to connection close', 'UNAVAILABLE'],
     ['Reached the max retries per request limit (which is 2). Refer to "maxRetriesPerRequest" option for details.', 'UNAVAILABLE'],
     ['LOADING Redis is loading the dataset in memory', 'UNAVAILABLE'],
     ['Cannot read properties of undefined (reading \'x\')', undefined],
