@@ -4,6 +4,7 @@
  * it). While writers write without pause, a master is SIGKILLed; its replica takes over, the killed node comes
  * back as a replica, and writes resume by themselves. Afterwards every acknowledged write is stored exactly
  * once, in each entity's order: none lost, none doubled; and every write a client saw fail got a 503 with a code.
+ * FAILOVER_LOG=1 prints the service's errors (what a failure was, when one is not a 503).
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
