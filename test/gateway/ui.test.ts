@@ -11,8 +11,8 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { browserAvailable, launchChromium } from '../helpers/browser.ts'
-import { fixture } from '../helpers/fixtures.ts'
+import { browserSuite } from '../helpers/browser.ts'
+import { loadDemoCatalogue } from '../helpers/fixtures.ts'
 import { startService, tokenFor, type TestService } from '../helpers/service.ts'
 
 const KAFKA = 'urn:svc:dataset:(urn:svc:dataPlatform:kafka,SampleKafkaDataset,PROD)'
@@ -25,15 +25,9 @@ const proposal = (urn: string, aspectName: string, value: unknown) => ({
   proposal: { entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName, aspect: { contentType: 'application/json', value: JSON.stringify(value) } },
 })
 
-/** The demo catalogue (records of types the registry does not know are refused, and skipped), its profiles, a
- * second version of one description, and a soft-deleted dataset. */
+/** The demo catalogue and its profiles, a second version of one description, and a soft-deleted dataset. */
 async function loadCatalogue(svc: TestService, headers: Record<string, string> = {}): Promise<void> {
-  let loaded = 0
-  for (const request of [...fixture('bootstrap_mce.requests.json'), ...fixture('demo-profiles.requests.json')]) {
-    const res = await svc.call(request.method, request.path, request.body, headers)
-    if (res.status === 200) loaded++
-  }
-  assert.ok(loaded >= 40, `demo catalogue loaded (${loaded} records)`)
+  await loadDemoCatalogue(svc, headers)
   for (const description of ['Shipments, first draft', 'Shipments landed daily from the carrier feed']) {
     assert.is((await svc.call('POST', '/aspects?action=ingestProposal', proposal(HDFS, 'datasetProperties', { description }), headers)).status, 200)
   }
@@ -122,15 +116,9 @@ t.run()
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const b = suite<{ svc: TestService; browser: Browser }>('ui: in Chromium')
-b.before(async (ctx) => {
+const { suite: b, test: browserTest } = browserSuite<{ svc: TestService; browser: Browser }>('ui: in Chromium', async (ctx) => {
   ctx.svc = await startService()
   await loadCatalogue(ctx.svc)
-  ctx.browser = await launchChromium()
-})
-b.after(async (ctx) => {
-  await ctx.browser?.close()
-  await ctx.svc?.close()
 })
 
 /** A page that records every request leaving the service and every script error. */
@@ -144,7 +132,6 @@ async function openPage(browser: Browser, base: string, width = 1280): Promise<{
   return { page, outside, errors, urls }
 }
 
-const browserTest = browserAvailable('ui browser test') ? b : b.skip
 /** Waits until the results shown answer the search in the URL. */
 const settled = (page: Page) => page.locator('section.results[aria-busy="false"]').waitFor({ timeout: 10_000 })
 
@@ -337,9 +324,8 @@ b.run()
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const r = suite<{ svc: TestService; browser: Browser }>('ui: an entity type from a registry file, no UI change')
 const MODEL = 'urn:svc:forecastModel:churn_predictor'
-r.before(async (ctx) => {
+const { suite: r, test: registryTest } = browserSuite<{ svc: TestService; browser: Browser }>('ui: an entity type from a registry file, no UI change', async (ctx) => {
   const file = join(mkdtempSync(join(tmpdir(), 'ui-registry-')), 'registry.json')
   writeFileSync(file, JSON.stringify({
     aspects: [
@@ -364,14 +350,7 @@ r.before(async (ctx) => {
   for (const [day, accuracy] of [[1, 0.81], [2, 0.83], [3, 0.86]] as const) {
     assert.is((await write('forecastModelMetrics', { timestampMillis: Date.UTC(2026, 0, day), accuracy })).status, 200)
   }
-  ctx.browser = await launchChromium()
 })
-r.after(async (ctx) => {
-  await ctx.browser?.close()
-  await ctx.svc?.close()
-})
-
-const registryTest = browserAvailable('ui registry browser test') ? r : r.skip
 
 registryTest('search, facet, suggestion, entity page and chart for the new type', async ({ svc, browser }) => {
   const { page, errors } = await openPage(browser, svc.url)
@@ -401,20 +380,12 @@ r.run()
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const a = suite<{ svc: TestService; browser: Browser; read: string }>('ui: with AUTH_ENABLED')
-a.before(async (ctx) => {
+const { suite: a, test: authTest } = browserSuite<{ svc: TestService; browser: Browser; read: string }>('ui: with AUTH_ENABLED', async (ctx) => {
   ctx.svc = await startService({ authEnabled: true })
   const write = await tokenFor(ctx.svc, 'write')
   ctx.read = await tokenFor(ctx.svc, 'read')
   await loadCatalogue(ctx.svc, { authorization: `Bearer ${write}` })
-  ctx.browser = await launchChromium()
 })
-a.after(async (ctx) => {
-  await ctx.browser?.close()
-  await ctx.svc?.close()
-})
-
-const authTest = browserAvailable('ui auth browser test') ? a : a.skip
 
 authTest('the page asks for a token, says when it is refused, keeps it for the session, never in a URL', async ({ svc, browser, read }) => {
   const { page, errors, urls } = await openPage(browser, svc.url)

@@ -13,22 +13,14 @@ import type { Browser, Page } from 'playwright-core'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { lastChanged, sortName, sortUrns } from '../../model/search/sort.ts'
-import { browserAvailable, launchChromium } from '../helpers/browser.ts'
-import { fixture } from '../helpers/fixtures.ts'
+import { browserSuite } from '../helpers/browser.ts'
+import { loadDemoCatalogue } from '../helpers/fixtures.ts'
 import { startService, tokenFor, type TestService } from '../helpers/service.ts'
 
 const HIVE = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SampleHiveDataset,PROD)'
 const HDFS = 'urn:svc:dataset:(urn:svc:dataPlatform:hdfs,SampleHdfsDataset,PROD)'
 const LOGGING = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,logging_events,PROD)'
 const enc = encodeURIComponent
-
-async function loadCatalogue(svc: TestService, headers: Record<string, string> = {}): Promise<void> {
-  let loaded = 0
-  for (const request of [...fixture('bootstrap_mce.requests.json'), ...fixture('demo-profiles.requests.json')]) {
-    if ((await svc.call(request.method, request.path, request.body, headers)).status === 200) loaded++
-  }
-  assert.ok(loaded >= 40, `demo catalogue loaded (${loaded} records)`)
-}
 
 const aspectOf = async (svc: TestService, urn: string, aspect: string, headers: Record<string, string> = {}) =>
   (await svc.call('GET', `/entitiesV2/${enc(urn)}?aspects=List(${aspect})`, undefined, headers)).body.aspects?.[aspect]
@@ -53,7 +45,7 @@ const about = (page: Page) => page.getByRole('region', { name: 'About' })
 const api = suite<{ svc: TestService }>('ui curation: routes')
 api.before(async (ctx) => {
   ctx.svc = await startService()
-  await loadCatalogue(ctx.svc)
+  await loadDemoCatalogue(ctx.svc)
 })
 api.after(async (ctx) => { await ctx.svc?.close() })
 
@@ -95,17 +87,10 @@ api.run()
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const b = suite<{ svc: TestService; browser: Browser }>('ui curation: in Chromium, auth off')
-b.before(async (ctx) => {
+const { suite: b, test: browserTest } = browserSuite<{ svc: TestService; browser: Browser }>('ui curation: in Chromium, auth off', async (ctx) => {
   ctx.svc = await startService()
-  await loadCatalogue(ctx.svc)
-  ctx.browser = await launchChromium()
+  await loadDemoCatalogue(ctx.svc)
 })
-b.after(async (ctx) => {
-  await ctx.browser?.close()
-  await ctx.svc?.close()
-})
-const browserTest = browserAvailable('ui curation browser test') ? b : b.skip
 
 browserTest('editing: description with preview, tags, terms, owners with type, links, a column', async ({ svc, browser }) => {
   const { page, errors } = await openPage(browser)
@@ -351,19 +336,12 @@ b.run()
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const a = suite<{ svc: TestService; browser: Browser; read: string; write: string }>('ui curation: with AUTH_ENABLED')
-a.before(async (ctx) => {
+const { suite: a, test: authTest } = browserSuite<{ svc: TestService; browser: Browser; read: string; write: string }>('ui curation: with AUTH_ENABLED', async (ctx) => {
   ctx.svc = await startService({ authEnabled: true })
   ctx.write = await tokenFor(ctx.svc, 'write', 'editor')
   ctx.read = await tokenFor(ctx.svc, 'read', 'reader')
-  await loadCatalogue(ctx.svc, { authorization: `Bearer ${ctx.write}` })
-  ctx.browser = await launchChromium()
+  await loadDemoCatalogue(ctx.svc, { authorization: `Bearer ${ctx.write}` })
 })
-a.after(async (ctx) => {
-  await ctx.browser?.close()
-  await ctx.svc?.close()
-})
-const authTest = browserAvailable('ui curation auth browser test') ? a : a.skip
 
 authTest('a read token cannot edit (said plainly); a write token edits, with the person as the writer', async ({ svc, browser, read, write }) => {
   const { page, errors } = await openPage(browser)

@@ -6,10 +6,12 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
-import { CHROMIUM } from '../../ops/docs/chromium.ts'
+import type { Browser, Page } from 'playwright-core'
+import { suite, type Test } from 'uvu'
+import { CHROMIUM, launchChromium } from '../../ops/docs/chromium.ts'
+import type { TestService } from './service.ts'
 
-export { CHROMIUM, launchChromium } from '../../ops/docs/chromium.ts'
+export { CHROMIUM, launchChromium }
 
 /** Whether browser tests can run; prints why not when they cannot. */
 export function browserAvailable(what: string): boolean {
@@ -29,4 +31,22 @@ export async function screenshot(page: Page, file: string): Promise<string> {
   mkdirSync(join(path, '..'), { recursive: true })
   await page.screenshot({ path, fullPage: false })
   return path
+}
+
+/**
+ * A suite of browser tests on a service of their own: before them `setUp` starts it (`ctx.svc`) and loads what they
+ * need, then Chromium is launched (`ctx.browser`); both are closed after. Answers the suite (to run) and the way to
+ * declare its tests, which skips them, saying so, when Chromium is not installed.
+ */
+export function browserSuite<C extends { svc: TestService; browser: Browser }>(title: string, setUp: (ctx: C) => Promise<void>): { suite: Test<C>; test: Test<C> | Test<C>['skip'] } {
+  const s = suite<C>(title)
+  s.before(async (ctx) => {
+    await setUp(ctx)
+    ctx.browser = await launchChromium()
+  })
+  s.after(async (ctx) => {
+    await ctx.browser?.close()
+    await ctx.svc?.close()
+  })
+  return { suite: s, test: browserAvailable(title) ? s : s.skip }
 }

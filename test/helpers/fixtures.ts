@@ -1,5 +1,7 @@
 /** The upstream fixtures (test/fixtures/upstream): request examples and catalog data in this service's naming. */
 import { readFileSync } from 'node:fs'
+import * as assert from 'uvu/assert'
+import type { TestService } from './service.ts'
 
 export interface FixtureRequest {
   name: string
@@ -29,3 +31,15 @@ const encode = (urn: string) => encodeURIComponent(urn)
 export const v2 = (urn: string, query = '') => `/entitiesV2/${encode(urn)}${query}`
 export const legacy = (urn: string) => `/entities/${encode(urn)}`
 export const versioned = (urn: string, aspect: string, version: number | string) => `/aspects/${encode(urn)}?aspect=${aspect}&version=${version}`
+
+/**
+ * Loads the upstream demo catalogue and its profiles through the service, as `headers` allow (records of types the
+ * registry does not know are refused, and skipped); asserts that most of it loaded.
+ */
+export async function loadDemoCatalogue(svc: TestService, headers: Record<string, string> = {}): Promise<void> {
+  let loaded = 0
+  for (const request of [...fixture('bootstrap_mce.requests.json'), ...fixture('demo-profiles.requests.json')]) {
+    if ((await svc.call(request.method, request.path, request.body, headers)).status === 200) loaded++
+  }
+  assert.ok(loaded >= 40, `demo catalogue loaded (${loaded} records)`)
+}
