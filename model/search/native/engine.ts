@@ -147,6 +147,8 @@ export class NativeEngine implements SearchEngine {
   }
 
   async searchShard(shard: number, query: SearchQuery, from: number, size: number): Promise<ShardHits> {
+    // Writes acknowledged before now are in the answer: the copy of the index is read as of this moment.
+    const asOf = performance.now()
     const words = query.text.kind === 'words' ? query.text.words : []
     const must: Criterion[] = query.text.kind === 'field'
       ? [{ field: query.text.field, condition: 'EQUAL', values: [query.text.value], negated: false, numeric: false }]
@@ -157,8 +159,8 @@ export class NativeEngine implements SearchEngine {
     const args = [
       target.prefix, target.tmp, String(from), String(size), String(this.maxValuesPerShard),
       String(words.length), ...words.flatMap((w) => [w.token, w.prefix ? '1' : '0']),
-      ...encodeCriteria(await this.resolveInner(shard, query.entity, must)),
-      ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))),
+      ...encodeCriteria(await this.resolveInner(shard, query.entity, must, asOf)),
+      ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))),
       String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
     ]
     const [total, scored, counted, bitmap, numbers] = (await this.runScript(searchScript, target.keys, args)) as [number, string[], (string | (string | number)[])[], string, number[]]
@@ -166,8 +168,8 @@ export class NativeEngine implements SearchEngine {
     // The result set's score is minus the relevance: ascending order there is best first.
     for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: scored[i]!, score: -Number(scored[i + 1]) || 0 })
     const names = facets.map((f) => f.name)
-    const rawFacets = bitmap ? await this.countFacets(shard, query.entity, await this.readBitmap(bitmap, target.tmp), names)
-      : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, names)
+    const rawFacets = bitmap ? await this.countFacets(shard, query.entity, await this.readBitmap(bitmap, target.tmp), names, asOf)
+      : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, names, asOf)
         : counted
     for (let i = 0; i < rawFacets.length; i += 2) {
       const name = rawFacets[i] as string
@@ -195,10 +197,10 @@ export class NativeEngine implements SearchEngine {
   /**
    * The facets of a result, counted here from its documents (a bitmap or their numbers) and this process's copy of
    * the documents' facet values, in the script's shape: field, {original value, count, ...}, ... (originals from
-   * the field's `valo:` hash, remembered by the copy).
+   * the field's `valo:` hash, remembered by the copy), as of `asOf`.
    */
-  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | number[], fields: string[]): Promise<(string | (string | number)[])[]> {
-    const counted = await this.mirror.countFacets(shard, entity.name, documents, fields, MAX_FACET_VALUES_PER_SHARD)
+  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | number[], fields: string[], asOf: number): Promise<(string | (string | number)[])[]> {
+    const counted = await this.mirror.countFacets(shard, entity.name, documents, fields, MAX_FACET_VALUES_PER_SHARD, asOf)
     const out: (string | (string | number)[])[] = []
     await Promise.all(fields.map(async (field) => {
       const values = counted.get(field) ?? []
@@ -217,13 +219,13 @@ export class NativeEngine implements SearchEngine {
    * shard that match, found in this process's copy of the field's lexicon (the live set for the urn), current as of
    * the call; other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
    */
-  private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[]): Promise<Criterion[]> {
+  private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Criterion[]> {
     return Promise.all(criteria.map(async (c) => {
       if (c.numeric || (c.condition !== 'CONTAIN' && c.condition !== 'END_WITH')) return c
       const field = c.field === 'urn' ? URN_LEXICON : c.field
       const found = new Set<string>()
       for (const value of c.values) {
-        for (const v of await this.mirror.find(shard, entity.name, field, c.condition, value.toLowerCase())) found.add(v)
+        for (const v of await this.mirror.find(shard, entity.name, field, c.condition, value.toLowerCase(), asOf)) found.add(v)
         if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
       }
       return { ...c, condition: 'EQUAL', values: [...found] }

@@ -71,6 +71,8 @@ interface IndexCopy {
    * front, it lost entries this copy had not read.
    */
   seen: number
+  /** When (performance.now()) the latest completed read of the log began. */
+  readFrom: number
   /** The read of the log under way, and the one that follows it (for calls that arrived after it began). */
   running?: Promise<void>
   next?: Promise<void>
@@ -90,21 +92,21 @@ export class IndexMirror {
 
   /**
    * The values of `field` (URN_LEXICON: the urns) of `entityType`'s index in `shard` whose lower-cased form
-   * contains `needle` (CONTAIN) or ends with it (END_WITH), current as of this call: every write acknowledged
-   * before it is in the answer. `needle` is lower-cased.
+   * contains `needle` (CONTAIN) or ends with it (END_WITH), current as of `asOf` (a `performance.now()`, by default
+   * this call's): every write acknowledged before then is in the answer. `needle` is lower-cased.
    */
-  async find(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string): Promise<string[]> {
-    const copy = await this.current(shard, entityType, field)
+  async find(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string, asOf = performance.now()): Promise<string[]> {
+    const copy = await this.current(shard, entityType, field, asOf)
     return copy.lexicons.get(field)?.find(condition, needle) ?? []
   }
 
   /**
    * Facet counts of the documents of a result, given by its bitmap (bit n = document n, most significant bit first,
    * as SETBIT numbers them) or by their numbers, for `fields`: per field, its values (lower-cased) with their
-   * counts, most frequent first (ties by value), at most `limit`. Documents' values as of this call.
+   * counts, most frequent first (ties by value), at most `limit`. Documents' values as of `asOf` (as for find).
    */
-  async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], fields: readonly string[], limit: number): Promise<Map<string, [string, number][]>> {
-    const facets = (await this.current(shard, entityType, FACETS)).facets!
+  async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], fields: readonly string[], limit: number, asOf = performance.now()): Promise<Map<string, [string, number][]>> {
+    const facets = (await this.current(shard, entityType, FACETS, asOf)).facets!
     return Buffer.isBuffer(documents) ? facets.countBitmap(documents, fields, limit) : facets.countNumbers(documents, fields, limit)
   }
 
@@ -126,16 +128,19 @@ export class IndexMirror {
     return lowers.map((lower) => known(lower)!)
   }
 
-  /** The copy of an index with `part` copied, brought up to date. */
-  private async current(shard: number, entityType: string, part: string): Promise<IndexCopy> {
+  /**
+   * The copy of an index with `part` copied, current as of `asOf`: brought up to date unless a read of the log that
+   * began at or after `asOf` has completed (a query that reads the copy twice, or several queries at once, share one).
+   */
+  private async current(shard: number, entityType: string, part: string, asOf: number): Promise<IndexCopy> {
     const log = this.keys.nativeIndex(shard, entityType, 'log')
     let copy = this.copies.get(log)
     if (!copy) {
       const origin = this.keys.nativeIndex(shard, entityType, 'logorigin')
-      this.copies.set(log, (copy = { log, origin, began: null, lexicons: new Map(), originals: new Map(), generation: 0, wanted: new Set(), started: false, cursor: '0-0', seen: 0 }))
+      this.copies.set(log, (copy = { log, origin, began: null, lexicons: new Map(), originals: new Map(), generation: 0, wanted: new Set(), started: false, cursor: '0-0', seen: 0, readFrom: -Infinity }))
     }
     if (part === FACETS ? !copy.facets : !copy.lexicons.has(part)) copy.wanted.add(part)
-    await this.catchUp(copy, shard, entityType)
+    if (copy.wanted.size > 0 || copy.readFrom < asOf) await this.catchUp(copy, shard, entityType)
     return copy
   }
 
@@ -145,7 +150,10 @@ export class IndexMirror {
    */
   private catchUp(copy: IndexCopy, shard: number, entityType: string): Promise<void> {
     if (!copy.running) {
-      copy.running = this.readOnce(copy, shard, entityType).finally(() => { copy.running = undefined })
+      const startedAt = performance.now()
+      copy.running = this.readOnce(copy, shard, entityType)
+        .then(() => { copy.readFrom = Math.max(copy.readFrom, startedAt) })
+        .finally(() => { copy.running = undefined })
       return copy.running
     }
     copy.next ??= copy.running.catch(() => {}).then(() => {

@@ -93,41 +93,27 @@ else
   result = intersection(sources, weights)
 end
 
--- The values a facet reports: its most frequent values in the index (fcnt:<field>, kept by the apply script),
--- at most maxFacetValues, as {lower-cased value, count in the index} pairs.
-local function candidates(field)
-  local key = P .. 'fcnt:' .. field
-  local list = redis.call('ZREVRANGE', key, 0, maxFacetValues - 1, 'WITHSCORES')
-  local out = {}
-  for i = 1, #list, 2 do out[#out + 1] = { list[i], tonumber(list[i + 1]) } end
-  return out
-end
-
--- Facet buckets {original, count, ...} from counts by lower-cased value, in the order of `values`.
-local function buckets(field, values, countOf)
-  local out = {}
-  local shown = {}
-  for _, entry in ipairs(values) do
-    local n = countOf(entry)
-    if n > 0 then shown[#shown + 1] = { entry[1], n } end
-  end
-  if #shown == 0 then return out end
-  local lowers = {}
-  for i, e in ipairs(shown) do lowers[i] = e[1] end
-  local originals = redis.call('HMGET', P .. 'valo:' .. field, unpack(lowers))
-  for i, e in ipairs(shown) do
-    out[#out + 1] = originals[i] or e[1]
-    out[#out + 1] = e[2]
-  end
-  return out
-end
-
--- A match-all's facets: the index's counts.
+-- A match-all's facets: per field, its most frequent values in the index (fcnt:<field>, kept by the apply script),
+-- at most maxFacetValues, as {original, count, ...} (originals from valo:<field>).
 local function matchAllFacets()
   local out = {}
   for _, field in ipairs(facetFields) do
+    local list = redis.call('ZREVRANGE', P .. 'fcnt:' .. field, 0, maxFacetValues - 1, 'WITHSCORES')
+    local buckets = {}
+    if #list > 0 then
+      local lowers = {}
+      for i = 1, #list, 2 do lowers[#lowers + 1] = list[i] end
+      local originals = redis.call('HMGET', P .. 'valo:' .. field, unpack(lowers))
+      for i, lower in ipairs(lowers) do
+        local n = tonumber(list[2 * i])
+        if n > 0 then
+          buckets[#buckets + 1] = originals[i] or lower
+          buckets[#buckets + 1] = n
+        end
+      end
+    end
     out[#out + 1] = field
-    out[#out + 1] = buckets(field, candidates(field), function(entry) return entry[2] end)
+    out[#out + 1] = buckets
   end
   return out
 end
