@@ -16,7 +16,7 @@ const KINDS: readonly [ErrorCode, RegExp, string][] = [
     'the Redis Cluster is failing over (a master is down and not replaced yet); retry shortly'],
   // The server is unreachable, restarting, loading, or was a master and is now a replica.
   // ("Command aborted due to connection close": ioredis, for a command in flight when its node went away.)
-  ['UNAVAILABLE', /ECONNREFUSED|ECONNRESET|EPIPE|Connection is closed|Command aborted due to connection close|Socket closed unexpectedly|max retries per request|ETIMEDOUT|Command timed out|LOADING|READONLY|NOREPLICAS|The client is closed|Stream isn't writeable/i,
+  ['UNAVAILABLE', /ECONNREFUSED|ECONNRESET|EPIPE|Connection is closed|Command aborted due to connection close|Socket closed unexpectedly|max retries per request|ETIMEDOUT|Command timed out|LOADING|READONLY|NOREPLICAS|The client is closed|The client is offline|Disconnects client|Stream isn't writeable/i,
     'the backing store is unavailable; retry later'],
 ]
 

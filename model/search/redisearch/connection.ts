@@ -15,26 +15,54 @@ export const FT = searchModule.default
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Command = { transformArguments: (...args: any[]) => unknown[]; transformReply?: (...args: any[]) => unknown }
 
+type ClusterClient = ReturnType<typeof createCluster>
+
+/**
+ * A cluster client. Its node connections do not queue commands while offline (`disableOfflineQueue`): a command
+ * routed to a node that left the cluster (its slots moved off, then `del-node`) or is restarting fails at once,
+ * and the caller learns the map again (`relearn`), instead of waiting for a node that may never come back.
+ */
+function clusterClient(rootNodes: string[]): ClusterClient {
+  const cluster = createCluster({
+    rootNodes: rootNodes.map((node) => ({ url: `redis://${node}` })),
+    defaults: { disableOfflineQueue: true, socket: { connectTimeout: 2000 } },
+  })
+  cluster.on('error', () => {})
+  return cluster
+}
+
 export class FtConnection {
   private readonly send: (routingKey: string, readOnly: boolean, args: string[]) => Promise<unknown>
   private readonly connect: () => Promise<unknown>
   private readonly quit: () => Promise<unknown>
+  /** On a cluster: learns the cluster's map again, on a new client (callers at the same time share one). */
+  readonly relearn: () => Promise<unknown>
   /** The connection being or having been made (every caller awaits the same one; null: closed). */
   private opened: Promise<unknown> | null = null
 
   constructor(target: RedisTarget) {
     if (target.redisCluster.length > 0) {
-      const cluster = createCluster({ rootNodes: target.redisCluster.map((node) => ({ url: `redis://${node}` })) })
-      cluster.on('error', () => {})
+      let cluster = clusterClient(target.redisCluster)
+      let relearning: Promise<unknown> | undefined
       this.send = (key, readOnly, args) => cluster.sendCommand(key, readOnly, args)
       this.connect = () => cluster.connect()
       this.quit = () => cluster.quit()
+      // node-redis learns the map again on MOVED only; a node gone before it answered one is learnt here: a new
+      // client starts from the masters the old one knew, then the configured seeds (any one that answers will do).
+      this.relearn = () => relearning ??= (async () => {
+        const old = cluster
+        const next = clusterClient([...new Set([...old.masters.map((m) => m.address), ...target.redisCluster])])
+        await next.connect()
+        cluster = next
+        await old.disconnect().catch(() => {})
+      })().finally(() => { relearning = undefined })
     } else {
       const client = createClient({ url: target.redisUrl })
       client.on('error', () => {})
       this.send = (_key, _readOnly, args) => client.sendCommand(args)
       this.connect = () => client.connect()
       this.quit = () => client.quit()
+      this.relearn = async () => {}
     }
   }
 
@@ -52,7 +80,7 @@ export class FtConnection {
     await this.ensureOpen()
     const placement = this.placement
     if (!placement || !readOnly || args[0] === 'FT.INFO') return this.send(routingKey, readOnly, args)
-    return retryWhileMoving(() => this.send(routingKey, readOnly, args), () => placement.placeNow())
+    return retryWhileMoving(() => this.send(routingKey, readOnly, args), () => placement.placeNow(), this.relearn)
   }
 
   /** Runs an @redis/search command on `index` (its arguments after the index name), its reply transformed. */
