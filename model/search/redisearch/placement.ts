@@ -16,14 +16,15 @@
  *     microseconds in which nothing else reaches the node for that slot (no one redirects to it). It is done only
  *     when no slot of the cluster is migrating, and when the node holds no key of the slot, so it never races an
  *     operator's move.
- * After either, the index's generation is bumped on the owner, so that no answer remembered while the index was
- * filling is served (memo.ts). Documents are never touched (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the
+ * A round creates what is missing in one pipeline per node and never waits for an index to fill: the index's
+ * generation is bumped on the owner once FT.INFO says it has indexed the documents already there (checked each
+ * round), and at once after a drop, so that no answer remembered while the index was filling is served (memo.ts). Documents are never touched (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the
  * same creation or drop twice is harmless ("already exists", "Unknown Index name").
  */
 import { Redis } from 'ioredis'
 import { Client as OmClient, type Schema } from 'redis-om'
 import { slotOf } from '../../store/shards.ts'
-import { generationKey } from './companions.ts'
+import { generationKey, liveKey } from './companions.ts'
 import { FT } from './connection.ts'
 
 const ROUND_MS = 1000
@@ -50,6 +51,8 @@ export interface MasterView {
 export interface PlacementRound {
   created: { index: string; node: string; importing: boolean }[]
   dropped: { index: string; node: string }[]
+  /** Set when an index was created again because it lacked documents (what it held). */
+  reindexed?: string
 }
 
 /** The masters of a CLUSTER NODES reply, pure (open slots are read from the `myself` line only). */
@@ -107,6 +110,12 @@ export class IndexPlacement {
   private readonly nodes = new Map<string, Redis>()
   private timer: NodeJS.Timeout | undefined
   private running: Promise<PlacementRound> | undefined
+  /** Indexes created on their owner and still indexing the documents there: index -> owner's id. */
+  private readonly filling = new Map<string, string>()
+  /** What the last round saw of each index's slot: its owner's id, or "moving". */
+  private readonly slotStates = new Map<string, string>()
+  /** How many times an index was created again for lacking documents. */
+  private readonly recreated = new Map<string, number>()
   private readonly onRound: (round: PlacementRound) => void
 
   private readonly suffixTries: (index: string) => ReadonlySet<string>
@@ -176,28 +185,43 @@ export class IndexPlacement {
     const masters = await this.masters()
     const held = new Map(await Promise.all(masters.map(async (m) => [m.id, new Set((await this.node(m.address).call('FT._LIST')) as string[])] as const)))
     const round: PlacementRound = { created: [], dropped: [] }
-    const settled = masters.every((m) => m.migrating.size === 0 && m.importing.size === 0)
+    await Promise.all([this.touchFilled(masters), this.touchMoved(definitions, masters)])
+    // Every index missing on its slot's owner or on a node importing its slot, created in one pipeline per node.
+    const missing = new Map<MasterView, IndexDefinition[]>()
     for (const d of definitions) {
       const owner = masters.find((m) => owns(m, d.slot))
       const importer = masters.find((m) => m.importing.has(d.slot))
-      for (const m of [owner, importer]) {
-        if (!m || held.get(m.id)!.has(d.index)) continue
-        const importing = m === importer
-        const pipeline = this.node(m.address).pipeline()
-        for (const command of this.nodeSetup) pipeline.call(command[0]!, ...command.slice(1))
-        if (importing) pipeline.asking()
+      for (const m of [owner, importer]) if (m && !held.get(m.id)!.has(d.index)) missing.set(m, [...(missing.get(m) ?? []), d])
+    }
+    await Promise.all([...missing].map(async ([m, list]) => {
+      const pipeline = this.node(m.address).pipeline()
+      for (const command of this.nodeSetup) pipeline.call(command[0]!, ...command.slice(1))
+      // The position of each FT.CREATE's reply (an importing node's is preceded by ASKING's).
+      const at: number[] = []
+      for (const d of list) {
+        if (m.importing.has(d.slot)) pipeline.asking()
         pipeline.call(d.create[0]!, ...d.create.slice(1))
-        const [err] = ((await pipeline.exec()) ?? []).at(-1) ?? [null]
-        if (err && !/already exists/i.test(err.message)) throw err
-        if (!err) round.created.push({ index: d.index, node: m.address, importing })
-        if (!err && !importing) await this.touch(m, d)
+        at.push(pipeline.length - 1)
       }
-      if (!settled || !owner) continue
+      const replies = (await pipeline.exec()) ?? []
+      list.forEach((d, i) => {
+        const [err] = replies[at[i]!] ?? [null]
+        if (err && !/already exists/i.test(err.message)) throw err
+        if (err) return
+        const importing = m.importing.has(d.slot)
+        round.created.push({ index: d.index, node: m.address, importing })
+        if (!importing) this.filling.set(d.index, m.id)
+      })
+    }))
+    const settled = masters.every((m) => m.migrating.size === 0 && m.importing.size === 0)
+    for (const d of settled ? definitions : []) {
+      const owner = masters.find((m) => owns(m, d.slot))
+      if (!owner) continue
       for (const m of masters) {
         if (m === owner || !held.get(m.id)!.has(d.index)) continue
         if (await this.drop(m, owner, d)) {
           round.dropped.push({ index: d.index, node: m.address })
-          await this.touch(owner, d)
+          await this.touch(owner, d.index)
         }
       }
     }
@@ -210,16 +234,74 @@ export class IndexPlacement {
    * the move, or while FT.CREATE indexed the documents already there) are not served once it is whole. Never
    * on an importing node (a key written there would collide with the one MIGRATE brings).
    */
-  private async touch(owner: MasterView, d: IndexDefinition): Promise<void> {
-    const node = this.node(owner.address)
-    // FT.CREATE indexes the documents already there in the background: bump once it is done (a few seconds at most).
-    for (const deadline = Date.now() + 5000; Date.now() < deadline;) {
-      const info = (await node.call('FT.INFO', d.index).catch(() => [])) as unknown[]
-      const at = info.findIndex((v) => String(v) === 'indexing')
-      if (at < 0 || String(info[at + 1]) === '0') break
-      await new Promise((r) => setTimeout(r, 50))
+  private async touch(owner: MasterView, index: string): Promise<void> {
+    await this.node(owner.address).call('HINCRBY', generationKey(index), 'n', '1').catch(() => 0)
+  }
+
+  /**
+   * Bumps the generation of every index whose slot finished moving since the last round (its owner changed, or it
+   * was migrating and is not now): answers remembered while its documents were on their way (the generation key
+   * moves with them, unchanged) are not served once they have all arrived.
+   */
+  private async touchMoved(definitions: IndexDefinition[], masters: MasterView[]): Promise<void> {
+    const moved: [MasterView, IndexDefinition][] = []
+    for (const d of definitions) {
+      const owner = masters.find((m) => owns(m, d.slot))
+      const moving = masters.some((m) => m.migrating.has(d.slot) || m.importing.has(d.slot))
+      const state = moving ? 'moving' : owner?.id ?? 'unowned'
+      const before = this.slotStates.get(d.index)
+      this.slotStates.set(d.index, state)
+      if (owner && !moving && before !== undefined && before !== state) moved.push([owner, d])
     }
-    await node.call('HINCRBY', generationKey(d.index), 'n', '1').catch(() => 0)
+    await Promise.all(moved.map(async ([owner, d]) => {
+      if (!(await this.whole(owner, d))) return
+      await this.touch(owner, d.index)
+    }))
+  }
+
+  /**
+   * Whether the index on its owner holds every document of its shard (FT.INFO num_docs against the companion set
+   * of live urns, read together). One that does not (documents a move brought that the module did not index) is
+   * created again, so that it indexes every document there, and is followed as filling; at most 3 times per
+   * index, so that a count that never matches (documents the module refuses) cannot loop.
+   */
+  private async whole(owner: MasterView, d: IndexDefinition): Promise<boolean> {
+    const node = this.node(owner.address)
+    const [[, info], [, live]] = ((await node.pipeline().call('FT.INFO', d.index).zcard(liveKey(d.index)).exec()) ?? []) as [unknown, unknown][]
+    const fields = (info ?? []) as unknown[]
+    const field = (name: string) => String(fields[fields.findIndex((v) => String(v) === name) + 1] ?? '0')
+    const docs = Number(field('num_docs'))
+    // Still indexing (created, here or by another process, moments ago): judged once it has filled.
+    if (field('indexing') !== '0') {
+      this.filling.set(d.index, owner.id)
+      return false
+    }
+    const recreated = this.recreated.get(d.index) ?? 0
+    if (!Array.isArray(info) || docs >= Number(live ?? 0) || recreated >= 3) return true
+    this.recreated.set(d.index, recreated + 1)
+    const replies = (await node.pipeline().call('FT.DROPINDEX', d.index).call(d.create[0]!, ...d.create.slice(1)).exec()) ?? []
+    if (!replies[1]?.[0]) this.filling.set(d.index, owner.id)
+    this.onRound({ created: [{ index: d.index, node: owner.address, importing: false }], dropped: [], reindexed: `${docs} of ${live} documents indexed` })
+    return false
+  }
+
+  /**
+   * Indexes created on their owner index the documents already there in the background (FT.INFO `indexing`):
+   * each one done since the last round gets its generation bumped, so no answer remembered while it filled is
+   * served after. Rounds never wait for one to fill.
+   */
+  private async touchFilled(masters: MasterView[]): Promise<void> {
+    await Promise.all([...this.filling].map(async ([index, id]) => {
+      const owner = masters.find((m) => m.id === id)
+      if (!owner) return this.filling.delete(index)
+      const info = (await this.node(owner.address).call('FT.INFO', index).catch(() => [])) as unknown[]
+      const at = info.findIndex((v) => String(v) === 'indexing')
+      if (at >= 0 && String(info[at + 1]) !== '0') return
+      this.filling.delete(index)
+      const d = (await this.definitions)!.find((x) => x.index === index)
+      if (d && !(await this.whole(owner, d))) return
+      await this.touch(owner, index)
+    }))
   }
 
   /** Drops the copy of `d` on `m`, which no longer owns its slot (see the top of this file). */
@@ -243,20 +325,33 @@ export class IndexPlacement {
 const MOVING_BUDGET_MS = 10_000
 
 /**
- * Sends a query again while its shard is moving: TRYAGAIN or a redirection node-redis gave up on (it follows
- * ASK and MOVED, but loses the race when ASKING and the command are not adjacent on a shared connection), or an
- * index not on the node yet ("Unknown Index name": `placeNow` creates it, then the query goes again).
+ * What a failed query meets while the cluster changes, pure: its shard's index not on the node yet ("Unknown
+ * Index name"), its slot moving (TRYAGAIN, or a redirection node-redis gave up on: it follows ASK and MOVED, but
+ * loses the race when ASKING and the command are not adjacent on a shared connection), or the node it was routed
+ * to gone (removed from the cluster, failed over, or restarting: the connection is offline or closed).
  */
-export async function retryWhileMoving<T>(send: () => Promise<T>, placeNow: () => Promise<unknown>): Promise<T> {
+export function movingFailure(message: string): 'missing' | 'moving' | 'gone' | undefined {
+  if (/Unknown Index name|no such index/i.test(message)) return 'missing'
+  // (node-redis, asked for a slot's node while it learns the map again, reads an empty slot table: a TypeError.)
+  if (/^(ASK|MOVED|TRYAGAIN)\b|Cannot find node|CLUSTERDOWN|reading '(master|replicas)'/i.test(message)) return 'moving'
+  if (/client is offline|client is closed|Disconnects client|Socket closed unexpectedly|ECONNREFUSED|ECONNRESET|Connection timeout|None of the root nodes/i.test(message)) return 'gone'
+  return undefined
+}
+
+/**
+ * Sends a query again while its shard is moving (a read: sending it again is harmless), for up to 10 s: a missing
+ * index is placed first (`placeNow` creates it where its slot is), and a gone node makes the connection learn the
+ * cluster's map again (`relearn`).
+ */
+export async function retryWhileMoving<T>(send: () => Promise<T>, placeNow: () => Promise<unknown>, relearn: () => Promise<unknown>): Promise<T> {
   for (const started = Date.now(); ;) {
     try {
       return await send()
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err)
-      const missing = /Unknown Index name|no such index/i.test(message)
-      const moving = missing || /^(ASK|MOVED|TRYAGAIN)\b|Cannot find node|CLUSTERDOWN/i.test(message)
-      if (!moving || Date.now() - started > MOVING_BUDGET_MS) throw err
-      if (missing) await placeNow().catch(() => {})
+      const failure = movingFailure(err instanceof Error ? err.message : String(err))
+      if (!failure || Date.now() - started > MOVING_BUDGET_MS) throw err
+      if (failure === 'missing') await placeNow().catch(() => {})
+      if (failure === 'gone') await relearn().catch(() => {})
       await new Promise((r) => setTimeout(r, 50))
     }
   }

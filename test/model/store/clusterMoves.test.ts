@@ -7,10 +7,29 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { storeFailure } from '../../../model/store/storeFailures.ts'
 import { redirection } from '../../../model/store/redirects.ts'
-import { parseClusterNodes } from '../../../model/search/redisearch/placement.ts'
+import { movingFailure, parseClusterNodes } from '../../../model/search/redisearch/placement.ts'
 import { toCatalogError } from '../../../gateway/http/errors.ts'
 
 const t = suite('cluster moves: failures, redirections, the cluster map')
+
+t('a redisearch query sent again while its shard moves: what each failure means', () => {
+  const cases: [string, ReturnType<typeof movingFailure>][] = [
+    ['Unknown Index name', 'missing'],
+    ['svc:{s3}:idx:dataset: no such index', 'missing'],
+    ['ASK 3300 127.0.0.1:7002', 'moving'],
+    ['TRYAGAIN Multiple keys request during rebalancing', 'moving'],
+    ['CLUSTERDOWN The cluster is down', 'moving'],
+    ["Cannot read properties of undefined (reading 'replicas')", 'moving'],
+    ['The client is offline', 'gone'],
+    ['The client is closed', 'gone'],
+    ['Disconnects client', 'gone'],
+    ['Socket closed unexpectedly', 'gone'],
+    ['connect ECONNREFUSED 127.0.0.1:7004', 'gone'],
+    ['Syntax error at offset 3 near foo', undefined],
+    ["Cannot read properties of undefined (reading 'x')", undefined],
+  ]
+  for (const [message, kind] of cases) assert.is(movingFailure(message), kind, message)
+})
 
 t('every failure of a failover or slot move is a 503 with a code saying what happened', () => {
   const cases: [string, string | undefined][] = [
@@ -30,6 +49,8 @@ t('every failure of a failover or slot move is a 503 with a code saying what hap
     ['Command aborted due to connection close', 'UNAVAILABLE'],
     ['Reached the max retries per request limit (which is 2). Refer to "maxRetriesPerRequest" option for details.', 'UNAVAILABLE'],
     ['LOADING Redis is loading the dataset in memory', 'UNAVAILABLE'],
+    ['The client is offline', 'UNAVAILABLE'],
+    ['Disconnects client', 'UNAVAILABLE'],
     ['Cannot read properties of undefined (reading \'x\')', undefined],
   ]
   for (const [message, code] of cases) {
