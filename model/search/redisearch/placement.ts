@@ -18,8 +18,11 @@
  *     operator's move.
  * A round creates what is missing in one pipeline per node and never waits for an index to fill: the index's
  * generation is bumped on the owner once FT.INFO says it has indexed the documents already there (checked each
- * round), and at once after a drop, so that no answer remembered while the index was filling is served (memo.ts). Documents are never touched (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the
- * same creation or drop twice is harmless ("already exists", "Unknown Index name").
+ * round), at once after a drop, and when its slot has finished moving, so that no answer remembered while the
+ * index was filling is served (memo.ts). A moved shard's index is checked against the shard's live urns and
+ * created again when the module left some moved documents unindexed (`whole`). Documents are never touched
+ * (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the same creation or drop twice is
+ * harmless ("already exists", "Unknown Index name").
  */
 import { Redis } from 'ioredis'
 import { Client as OmClient, type Schema } from 'redis-om'
