@@ -12,26 +12,21 @@ import type { LocalCluster } from './localCluster.ts'
 
 const run = promisify(execFile)
 
-async function nodeId(port: number): Promise<string> {
-  const probe = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 })
+/** `ask` of a short-lived connection to the node on `port`. */
+async function onNode<T>(port: number, ask: (probe: Redis) => Promise<T>): Promise<T> {
+  const probe = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1, connectTimeout: 2000 })
   probe.on('error', () => {})
   try {
-    return String(await probe.call('CLUSTER', 'MYID'))
+    return await ask(probe)
   } finally {
     probe.disconnect()
   }
 }
 
+const nodeId = (port: number): Promise<string> => onNode(port, async (probe) => String(await probe.call('CLUSTER', 'MYID')))
+
 /** Keys a node holds (DBSIZE). */
-export async function keysOn(port: number): Promise<number> {
-  const probe = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 })
-  probe.on('error', () => {})
-  try {
-    return await probe.dbsize()
-  } finally {
-    probe.disconnect()
-  }
-}
+export const keysOn = (port: number): Promise<number> => onNode(port, (probe) => probe.dbsize())
 
 async function seedOf(cluster: LocalCluster, not?: number): Promise<string> {
   const port = (await cluster.masterPorts()).find((p) => p !== not)
@@ -41,16 +36,10 @@ async function seedOf(cluster: LocalCluster, not?: number): Promise<string> {
 
 /** The node ids a node knows (CLUSTER NODES), with "?" for one still in handshake; "" when it does not answer. */
 async function acquaintances(port: number): Promise<string> {
-  const probe = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1, connectTimeout: 2000 })
-  probe.on('error', () => {})
-  try {
-    const lines = String(await probe.call('CLUSTER', 'NODES')).trim().split('\n')
-    return lines.map((l) => l.split(' ')).map(([id, , flags]) => (/handshake|noaddr/.test(flags ?? '') ? '?' : id)).sort().join(',')
-  } catch {
-    return ''
-  } finally {
-    probe.disconnect()
-  }
+  const nodes = await onNode(port, (probe) => probe.call('CLUSTER', 'NODES')).catch(() => '')
+  if (!nodes) return ''
+  const lines = String(nodes).trim().split('\n')
+  return lines.map((l) => l.split(' ')).map(([id, , flags]) => (/handshake|noaddr/.test(flags ?? '') ? '?' : id)).sort().join(',')
 }
 
 /**

@@ -154,6 +154,7 @@ export async function runGrowthDrill(o: DrillOptions): Promise<DrillReport> {
   }
   // With the load stopped (no write refreshes anything), a wider sample: 500 datasets, many of them asked for
   // by the loops while their shard moved.
-  await check(Array.from({ length: Math.min(500, o.datasets) }, (_, k) => Math.floor((k * o.datasets) / Math.min(500, o.datasets))))
+  const wide = Math.min(500, o.datasets)
+  await check(Array.from({ length: wide }, (_, k) => Math.floor((k * o.datasets) / wide)))
   return report
 }

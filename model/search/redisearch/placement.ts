@@ -113,8 +113,8 @@ export class IndexPlacement {
   private readonly nodes = new Map<string, Redis>()
   private timer: NodeJS.Timeout | undefined
   private running: Promise<PlacementRound> | undefined
-  /** Indexes created on their owner and still indexing the documents there: index -> owner's id. */
-  private readonly filling = new Map<string, string>()
+  /** Indexes created on their owner and still indexing the documents there: index -> owner's id, definition. */
+  private readonly filling = new Map<string, { owner: string; d: IndexDefinition }>()
   /** What the last round saw of each index's slot: its owner's id, or "moving". */
   private readonly slotStates = new Map<string, string>()
   /** How many times an index was created again for lacking documents. */
@@ -213,7 +213,7 @@ export class IndexPlacement {
         if (err) return
         const importing = m.importing.has(d.slot)
         round.created.push({ index: d.index, node: m.address, importing })
-        if (!importing) this.filling.set(d.index, m.id)
+        if (!importing) this.filling.set(d.index, { owner: m.id, d })
       })
     }))
     const settled = masters.every((m) => m.migrating.size === 0 && m.importing.size === 0)
@@ -276,14 +276,14 @@ export class IndexPlacement {
     const docs = Number(field('num_docs'))
     // Still indexing (created, here or by another process, moments ago): judged once it has filled.
     if (field('indexing') !== '0') {
-      this.filling.set(d.index, owner.id)
+      this.filling.set(d.index, { owner: owner.id, d })
       return false
     }
     const recreated = this.recreated.get(d.index) ?? 0
     if (!Array.isArray(info) || docs >= Number(live ?? 0) || recreated >= 3) return true
     this.recreated.set(d.index, recreated + 1)
     const replies = (await node.pipeline().call('FT.DROPINDEX', d.index).call(d.create[0]!, ...d.create.slice(1)).exec()) ?? []
-    if (!replies[1]?.[0]) this.filling.set(d.index, owner.id)
+    if (!replies[1]?.[0]) this.filling.set(d.index, { owner: owner.id, d })
     this.onRound({ created: [{ index: d.index, node: owner.address, importing: false }], dropped: [], reindexed: `${docs} of ${live} documents indexed` })
     return false
   }
@@ -294,16 +294,11 @@ export class IndexPlacement {
    * served after. Rounds never wait for one to fill.
    */
   private async touchFilled(masters: MasterView[]): Promise<void> {
-    await Promise.all([...this.filling].map(async ([index, id]) => {
-      const owner = masters.find((m) => m.id === id)
-      if (!owner) return this.filling.delete(index)
-      const info = (await this.node(owner.address).call('FT.INFO', index).catch(() => [])) as unknown[]
-      const at = info.findIndex((v) => String(v) === 'indexing')
-      if (at >= 0 && String(info[at + 1]) !== '0') return
+    await Promise.all([...this.filling].map(async ([index, { owner: id, d }]) => {
       this.filling.delete(index)
-      const d = (await this.definitions)!.find((x) => x.index === index)
-      if (d && !(await this.whole(owner, d))) return
-      await this.touch(owner, index)
+      const owner = masters.find((m) => m.id === id)
+      // `whole` follows it again while it is still indexing.
+      if (owner && await this.whole(owner, d)) await this.touch(owner, index)
     }))
   }
 
