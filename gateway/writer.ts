@@ -68,6 +68,8 @@ interface Pending {
   resolve: (result: JobResult) => void
   reject: (err: Error) => void
   timer: NodeJS.Timeout
+  /** Whether BullMQ acknowledged the job's addition (a follow-up: the worker added it before replying). */
+  added: boolean
 }
 
 export class Writer {
@@ -202,7 +204,15 @@ export class Writer {
       if (now - waiting.since < olderThanMs) continue
       try {
         const job = await this.queues.queue(waiting.partition).getJob(id)
-        if (!job) continue
+        if (!job) {
+          // Added, unanswered, and gone: its queue's master failed before a replica had it (finished jobs are kept
+          // a minute). Whether a worker took it before the failover cannot be known from here.
+          if (waiting.added && this.pending.delete(id)) {
+            clearTimeout(waiting.timer)
+            waiting.reject(new CatalogError('WRITE_NOT_CONFIRMED', `the write (job ${id} on partition ${waiting.partition}) was lost from its queue when the queue's Redis node failed over; it may or may not have been applied: read the entity, or send the write again`, [], 1))
+          }
+          continue
+        }
         if (job.finishedOn && job.failedReason) this.onReply({ id, error: job.failedReason })
         else if (job.finishedOn && job.returnvalue) this.onReply({ id, result: job.returnvalue })
       } catch {
@@ -212,7 +222,7 @@ export class Writer {
   }
 
   /** The reply of job `id` (registered once; at most WRITE_TIMEOUT_MS). */
-  private expect({ id, partition }: FollowUp): Promise<JobResult> {
+  private expect({ id, partition }: FollowUp, added = true): Promise<JobResult> {
     const known = this.pending.get(id)
     if (known) return known.promise
     let settle!: Pick<Pending, 'resolve' | 'reject'>
@@ -222,7 +232,7 @@ export class Writer {
       if (!this.pending.delete(id)) return
       settle.reject(new CatalogError('WRITE_NOT_CONFIRMED', `the write (job ${id} on partition ${partition}) was not confirmed within ${this.config.writeTimeoutMs} ms; it may still be applied`, [], 1))
     }, this.config.writeTimeoutMs)
-    this.pending.set(id, { partition, since: Date.now(), promise, timer, ...settle })
+    this.pending.set(id, { partition, since: Date.now(), promise, timer, added, ...settle })
     return promise
   }
 
@@ -277,9 +287,11 @@ export class Writer {
 
   private async sendJob(batch: Batch): Promise<void> {
     const id = jobId(batch.partition)
-    const reply = this.expect({ id, partition: batch.partition })
+    const reply = this.expect({ id, partition: batch.partition }, false)
     try {
       await this.queues.add(batch.partition, { items: batch.items, actor: batch.actor, time: Date.now(), replyTo: this.channel }, id)
+      const pending = this.pending.get(id)
+      if (pending) pending.added = true
       const { results, followUps = [] } = await reply
       // The job is acknowledged once what it left to others (the edges to what it deleted) is applied too.
       await Promise.all(followUps.map((f) => this.expect(f)))

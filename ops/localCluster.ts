@@ -33,6 +33,8 @@ export interface LocalCluster {
   addNode(): Promise<ClusterNode>
   /** Forgets a node after it left the cluster (`redis-cli --cluster del-node` shuts it down). */
   removeNode(port: number): Promise<void>
+  /** Waits until `masters` live nodes are masters and every slot is served (a killed master's replica took over). */
+  waitPromoted(masters: number, timeoutMs?: number): Promise<void>
   /** Waits until every live node reports cluster_state:ok and every slot is served. */
   waitHealthy(timeoutMs?: number): Promise<void>
   stop(): Promise<void>
@@ -47,6 +49,8 @@ export interface ClusterOptions {
   binary?: string
   /** Persist with the append-only file (fault tests, benchmarks); off by default. */
   appendOnly?: boolean
+  /** cluster-node-timeout: how long a node may not answer before it counts as failed (default 2000 ms). */
+  nodeTimeoutMs?: number
   /** appendfsync with the append-only file (default always). */
   appendFsync?: 'always' | 'everysec' | 'no'
 }
@@ -69,9 +73,12 @@ async function freeClusterPort(taken: Set<number>): Promise<number> {
 
 function spawnNode(dir: string, port: number, options: ClusterOptions): ChildProcess {
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
-    '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000', '--dir', dir, '--save', '',
+    '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000), '--dir', dir, '--save', '',
     '--dbfilename', `dump-${port}.rdb`, '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`,
-    '--appendonly', options.appendOnly ? 'yes' : 'no', '--appendfsync', options.appendFsync ?? 'always', '--cluster-replica-validity-factor', '0']
+    '--appendonly', options.appendOnly ? 'yes' : 'no', '--appendfsync', options.appendFsync ?? 'always', '--cluster-replica-validity-factor', '0',
+    // A replica that (re)joins syncs at once: Redis waits 5 s by default for more replicas before a diskless sync, and
+    // with REPLICA_ACKS writes to its master are refused until it has synced.
+    '--repl-diskless-sync-delay', '0']
   if (options.module) args.push('--loadmodule', resolve(options.module))
   const child = spawn(options.binary ?? 'redis-server', args, { stdio: 'ignore' })
   child.on('error', () => {})
@@ -181,6 +188,14 @@ async function startOnce(options: ClusterOptions): Promise<LocalCluster> {
         await done
       }
       nodes.splice(nodes.indexOf(node), 1)
+    },
+    async waitPromoted(count, timeoutMs = 30_000) {
+      const deadline = Date.now() + timeoutMs
+      while ((await cluster.masterPorts()).length < count) {
+        if (Date.now() > deadline) throw new Error(`no replica took over within ${timeoutMs} ms`)
+        await new Promise((r) => setTimeout(r, 50))
+      }
+      await cluster.waitHealthy(Math.max(0, deadline - Date.now()))
     },
     async waitHealthy(timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs

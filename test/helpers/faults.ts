@@ -97,6 +97,8 @@ export interface WriteRecord {
   urn: string
   sent: string[]
   acked: Set<string>
+  /** When each acknowledged write was sent and when its acknowledgement came (Date.now()), in order. */
+  acks: { sent: number; at: number }[]
   errors: number
   /** The errors by status and code (`503 WRITE_NOT_CONFIRMED`; `0` when no answer came within ANSWER_WITHIN_MS). */
   failures: Map<string, number>
@@ -133,15 +135,18 @@ async function postProposal(base: string, body: unknown): Promise<{ status: numb
  * ANSWER_WITHIN_MS) are counted, never retried.
  */
 export async function writeUntil(baseUrl: () => string, urn: string, until: () => boolean): Promise<WriteRecord> {
-  const record: WriteRecord = { urn, sent: [], acked: new Set(), errors: 0, failures: new Map(), messages: new Map(), latencies: [] }
+  const record: WriteRecord = { urn, sent: [], acked: new Set(), acks: [], errors: 0, failures: new Map(), messages: new Map(), latencies: [] }
   for (let n = 1; !until(); n++) {
     const value = `${urn.split(':').pop()}-${n}`
     record.sent.push(value)
     const t0 = performance.now()
+    const sent = Date.now()
     const res = await postProposal(baseUrl(), displayNameProposal(urn, value))
     record.latencies.push(performance.now() - t0)
-    if (res.status === 200) record.acked.add(value)
-    else {
+    if (res.status === 200) {
+      record.acked.add(value)
+      record.acks.push({ sent, at: Date.now() })
+    } else {
       record.errors++
       const kind = `${res.status}${res.body?.code ? ` ${res.body.code}` : ''}`
       record.failures.set(kind, (record.failures.get(kind) ?? 0) + 1)
