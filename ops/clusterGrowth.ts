@@ -72,7 +72,9 @@ async function rebalance(cluster: LocalCluster, seed: string, args: string[]): P
       return
     } catch (err) {
       const said = String((err as { stdout?: string }).stdout ?? '')
-      if (attempt >= 10 || !/Please fix your cluster problems/.test(said)) throw err
+      if (attempt >= 10 || !/Please fix your cluster problems/.test(said)) {
+        throw new Error(`redis-cli --cluster rebalance ${args.join(' ')} failed: ${said.split('\n').slice(-8).join(' | ')} ${String((err as { stderr?: string }).stderr ?? '')}`)
+      }
       await waitAgreed(cluster, seed)
     }
   }

@@ -34,7 +34,9 @@ function clusterClient(rootNodes: string[]): ClusterClient {
 export class FtConnection {
   private readonly send: (routingKey: string, readOnly: boolean, args: string[]) => Promise<unknown>
   private readonly connect: () => Promise<unknown>
-  private readonly quit: () => Promise<unknown>
+  /** Closes the sockets at once. Not QUIT: node-redis queues QUIT behind a reconnection, and a node removed from
+   * the cluster (del-node) never comes back, so QUIT would wait forever. */
+  private readonly hangUp: () => Promise<unknown>
   /** On a cluster: learns the cluster's map again, on a new client (callers at the same time share one). */
   readonly relearn: () => Promise<unknown>
   /** The connection being or having been made (every caller awaits the same one; null: closed). */
@@ -46,7 +48,7 @@ export class FtConnection {
       let relearning: Promise<unknown> | undefined
       this.send = (key, readOnly, args) => cluster.sendCommand(key, readOnly, args)
       this.connect = () => cluster.connect()
-      this.quit = () => cluster.quit()
+      this.hangUp = () => cluster.disconnect()
       // node-redis learns the map again on MOVED only; a node gone before it answered one is learnt here: a new
       // client starts from the masters the old one knew, then the configured seeds (any one that answers will do).
       this.relearn = () => relearning ??= (async () => {
@@ -61,7 +63,7 @@ export class FtConnection {
       client.on('error', () => {})
       this.send = (_key, _readOnly, args) => client.sendCommand(args)
       this.connect = () => client.connect()
-      this.quit = () => client.quit()
+      this.hangUp = () => client.disconnect()
       this.relearn = async () => {}
     }
   }
@@ -117,7 +119,7 @@ export class FtConnection {
   }
 
   async close(): Promise<void> {
-    if (this.opened) await this.opened.then(() => this.quit()).catch(() => {})
+    if (this.opened) await this.opened.then(() => this.hangUp()).catch(() => {})
     this.opened = null
   }
 }
