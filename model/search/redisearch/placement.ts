@@ -19,18 +19,23 @@
  * A round creates what is missing in one pipeline per node and never waits for an index to fill: the index's
  * generation is bumped on the owner once FT.INFO says it has indexed the documents already there (checked each
  * round), at once after a drop, and when its slot has finished moving, so that no answer remembered while the
- * index was filling is served (memo.ts). A moved shard's index is checked against the shard's live urns and
- * created again when the module left some moved documents unindexed (`whole`). Documents are never touched
+ * index was filling is served (memo.ts). A moved shard's index is checked against the shard's live urns, and the
+ * shard's documents are written again when the module left some moved documents unindexed (`whole`). Documents are never touched
  * (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the same creation or drop twice is
  * harmless ("already exists", "Unknown Index name").
  */
 import { Redis } from 'ioredis'
 import { Client as OmClient, type Schema } from 'redis-om'
+import type { RedisClient } from '../../store/redis.ts'
+import { LuaScript } from '../../store/script.ts'
 import { slotOf } from '../../store/shards.ts'
 import { generationKey, liveKey } from './companions.ts'
 import { FT } from './connection.ts'
 
 const ROUND_MS = 1000
+/** Documents written again per script when a moved index lacks some (a few milliseconds of Redis each). */
+const REINDEX_PAGE = 50
+const reindexScript = new LuaScript(import.meta.url, './reindex.lua')
 
 /** One shard index: its name, its slot and the FT.CREATE command that makes it. */
 export interface IndexDefinition {
@@ -54,7 +59,7 @@ export interface MasterView {
 export interface PlacementRound {
   created: { index: string; node: string; importing: boolean }[]
   dropped: { index: string; node: string }[]
-  /** Set when an index was created again because it lacked documents (what it held). */
+  /** Set when an index lacked documents and they were written again (what it held before and after). */
   reindexed?: string
 }
 
@@ -106,6 +111,19 @@ export async function createCommand(schema: Schema, trie: ReadonlySet<string> = 
 
 const owns = (m: MasterView, slot: number): boolean => m.ranges.some(([low, high]) => slot >= low && slot <= high)
 
+/**
+ * Writes every document of the index's shard again (its live urns, REINDEX_PAGE per script), so that RediSearch
+ * indexes each one again; a document deleted meanwhile stays deleted (reindex.lua). `redis` reaches the shard's node.
+ */
+export async function reindexDocuments(redis: RedisClient, d: IndexDefinition): Promise<void> {
+  const prefix = d.create[d.create.indexOf('PREFIX') + 2]!
+  for (let from = 0; ; from += REINDEX_PAGE) {
+    const urns = await redis.zrange(liveKey(d.index), from, from + REINDEX_PAGE - 1)
+    if (urns.length === 0) return
+    await reindexScript.run(redis, urns.map((u) => prefix + u), urns)
+  }
+}
+
 export class IndexPlacement {
   private readonly seeds: string[]
   private readonly schemas: () => Schema[]
@@ -117,8 +135,8 @@ export class IndexPlacement {
   private readonly filling = new Map<string, { owner: string; d: IndexDefinition }>()
   /** What the last round saw of each index's slot: its owner's id, or "moving". */
   private readonly slotStates = new Map<string, string>()
-  /** How many times an index was created again for lacking documents. */
-  private readonly recreated = new Map<string, number>()
+  /** How many times an index's documents were written again for lacking some. */
+  private readonly reindexed = new Map<string, number>()
   private readonly onRound: (round: PlacementRound) => void
 
   private readonly suffixTries: (index: string) => ReadonlySet<string>
@@ -264,28 +282,34 @@ export class IndexPlacement {
 
   /**
    * Whether the index on its owner holds every document of its shard (FT.INFO num_docs against the companion set
-   * of live urns, read together). One that does not (documents a move brought that the module did not index) is
-   * created again, so that it indexes every document there, and is followed as filling; at most 3 times per
-   * index, so that a count that never matches (documents the module refuses) cannot loop.
+   * of live urns, read together). When it does not (documents a move brought that the module did not index), the
+   * shard's documents are written again in short scripts (reindex.lua: RediSearch indexes a hash on every write),
+   * so the index answers throughout and ends whole; at most 3 times per index, so that a count that never matches
+   * (documents the module refuses) cannot loop.
    */
   private async whole(owner: MasterView, d: IndexDefinition): Promise<boolean> {
     const node = this.node(owner.address)
-    const [[, info], [, live]] = ((await node.pipeline().call('FT.INFO', d.index).zcard(liveKey(d.index)).exec()) ?? []) as [unknown, unknown][]
-    const fields = (info ?? []) as unknown[]
-    const field = (name: string) => String(fields[fields.findIndex((v) => String(v) === name) + 1] ?? '0')
-    const docs = Number(field('num_docs'))
+    const before = await this.counts(node, d)
     // Still indexing (created, here or by another process, moments ago): judged once it has filled.
-    if (field('indexing') !== '0') {
+    if (before.indexing) {
       this.filling.set(d.index, { owner: owner.id, d })
       return false
     }
-    const recreated = this.recreated.get(d.index) ?? 0
-    if (!Array.isArray(info) || docs >= Number(live ?? 0) || recreated >= 3) return true
-    this.recreated.set(d.index, recreated + 1)
-    const replies = (await node.pipeline().call('FT.DROPINDEX', d.index).call(d.create[0]!, ...d.create.slice(1)).exec()) ?? []
-    if (!replies[1]?.[0]) this.filling.set(d.index, { owner: owner.id, d })
-    this.onRound({ created: [{ index: d.index, node: owner.address, importing: false }], dropped: [], reindexed: `${docs} of ${live} documents indexed` })
-    return false
+    const tries = this.reindexed.get(d.index) ?? 0
+    if (before.docs === undefined || before.docs >= before.live || tries >= 3) return true
+    this.reindexed.set(d.index, tries + 1)
+    await reindexDocuments(node, d)
+    const after = await this.counts(node, d)
+    this.onRound({ created: [], dropped: [], reindexed: `${d.index}@${owner.address}: ${before.docs} of ${before.live} documents indexed, ${after.docs} after writing them again` })
+    return true
+  }
+
+  /** The index's document count and whether it is still indexing (FT.INFO), and the shard's live urns (ZCARD). */
+  private async counts(node: Redis, d: IndexDefinition): Promise<{ docs?: number; indexing: boolean; live: number }> {
+    const [[, info], [, live]] = ((await node.pipeline().call('FT.INFO', d.index).zcard(liveKey(d.index)).exec()) ?? []) as [unknown, unknown][]
+    if (!Array.isArray(info)) return { indexing: false, live: Number(live ?? 0) }
+    const field = (name: string) => String(info[info.findIndex((v) => String(v) === name) + 1] ?? '0')
+    return { docs: Number(field('num_docs')), indexing: field('indexing') !== '0', live: Number(live ?? 0) }
   }
 
   /**
