@@ -44,8 +44,8 @@ async function acquaintances(port: number): Promise<string> {
 
 /**
  * Waits until every node knows every other (CLUSTER NODES lists the same ids, none in handshake: a node that has
- * not met the new one refuses to migrate a slot to it, "I don't know about node") and agrees on the map
- * (`redis-cli --cluster check` passes), twice in a row: gossip spreads a new node or epoch in a few hundred ms,
+ * not met the new one refuses to migrate a slot to it, "I don't know about node"), says cluster_state:ok, and all
+ * agree on the map (`redis-cli --cluster check` passes), twice in a row: gossip spreads a new node or epoch in a few hundred ms,
  * slower under load.
  */
 async function waitAgreed(cluster: LocalCluster, seed: string, timeoutMs = 30_000): Promise<void> {
@@ -54,7 +54,10 @@ async function waitAgreed(cluster: LocalCluster, seed: string, timeoutMs = 30_00
     const live = cluster.nodes.filter((n) => n.process.exitCode === null && n.process.signalCode === null)
     const known = await Promise.all(live.map((n) => acquaintances(n.port)))
     const acquainted = known.every((k) => k !== '' && !k.includes('?') && k === known[0] && k.split(',').length === live.length)
-    const ok = acquainted && await run('redis-cli', ['--cluster', 'check', seed], { timeout: 30_000 }).then((r) => !/\[ERR\]|\[WARNING\]/.test(r.stdout), () => false)
+    // A node that joined moments ago says cluster_state:fail for a while (Redis waits before a master counts
+    // itself ok), and refuses the keys MIGRATE brings it with CLUSTERDOWN: a move would stop half done.
+    const healthy = acquainted && await cluster.waitHealthy(0).then(() => true, () => false)
+    const ok = healthy && await run('redis-cli', ['--cluster', 'check', seed], { timeout: 30_000 }).then((r) => !/\[ERR\]|\[WARNING\]/.test(r.stdout), () => false)
     agreed = ok ? agreed + 1 : 0
     if (!ok && Date.now() > deadline) throw new Error(`the cluster's nodes did not agree on its configuration within ${timeoutMs} ms`)
     await new Promise((r) => setTimeout(r, 200))
