@@ -104,7 +104,16 @@ export async function shrinkMaster(cluster: LocalCluster, port: number): Promise
   await rebalance(cluster, seed, ['--cluster-weight', `${id}=0`])
   await waitAgreed(cluster, seed)
   const moved = Date.now()
-  await run('redis-cli', ['--cluster', 'del-node', seed, id], { timeout: 60_000 })
+  // del-node reads every node first and gives up on one that is slow to answer ("Unable to load info"),
+  // before it changes anything: sent again after the nodes agree.
+  for (let attempt = 1; ; attempt++) {
+    const removed = await run('redis-cli', ['--cluster', 'del-node', seed, id], { timeout: 60_000 }).then(() => true, (err: { stdout?: string }) => {
+      if (attempt >= 5 || !/Unable to load info/.test(String(err.stdout ?? ''))) throw new Error(`redis-cli --cluster del-node failed: ${String(err.stdout ?? err)}`)
+      return false
+    })
+    if (removed) break
+    await waitAgreed(cluster, seed)
+  }
   await cluster.removeNode(port)
   await cluster.waitHealthy(60_000)
   return { moveMs: moved - started, removeMs: Date.now() - moved }

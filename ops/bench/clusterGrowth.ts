@@ -3,8 +3,8 @@
  * (16 shards) holding 20,000 datasets grows to 4 masters and shrinks back to 3 while 8 query loops and 50 writes/s
  * run. BENCH_ENGINE=redisearch (with REDISEARCH_MODULE, and REDISEARCH_SERVER for a redis-server other than the
  * PATH's) for the redisearch engine; GROWTH_DATASETS to change the
- * size; PORT for the service (default 18550). Prints the report (statuses, failures, move and catch-up timings)
- * and writes it to ops/bench/results/cluster-growth-<engine>.json.
+ * size; PORT for the service (default 18550); LOG_LEVEL=info to see index placement. Prints the report (statuses,
+ * failures, move and catch-up timings) and writes it to ops/bench/results/cluster-growth-<engine>[-GROWTH_LABEL].json.
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -19,9 +19,11 @@ const engine = process.env.BENCH_ENGINE === 'redisearch' ? 'redisearch' : 'nativ
 const module = process.env.REDISEARCH_MODULE
 if (engine === 'redisearch' && !module) throw new Error('BENCH_ENGINE=redisearch needs REDISEARCH_MODULE')
 const datasets = Number(process.env.GROWTH_DATASETS ?? 20_000)
+/** GROWTH_LABEL names the result file apart (two module versions, say). */
+const label = process.env.GROWTH_LABEL ? `-${process.env.GROWTH_LABEL}` : ''
 
 const cluster = await startRedisCluster({ masters: 3, replicas: 0, module: engine === 'redisearch' ? module : undefined, binary: process.env.REDISEARCH_SERVER || undefined })
-const config = { ...loadConfig({}), redisUrl: '', redisCluster: cluster.seeds.split(','), shards: 16, partitions: 16, searchEngine: engine, port: Number(process.env.PORT ?? 18550), logLevel: 'warn' } as const
+const config = { ...loadConfig({}), redisUrl: '', redisCluster: cluster.seeds.split(','), shards: 16, partitions: 16, searchEngine: engine, port: Number(process.env.PORT ?? 18550), logLevel: loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }).logLevel } as const
 const log = createLogger(config.logLevel, 'bench')
 const workers = await startWorkers(config, log)
 const gateway = await startGateway(config, log)
@@ -29,7 +31,7 @@ try {
   const report = await runGrowthDrill({ url: gateway.url, cluster, datasets, queryLoops: 8, writesPerSecond: 50, samples: 50, log: (line) => console.log(line) })
   console.log(JSON.stringify(report, null, 2))
   mkdirSync(join('ops', 'bench', 'results'), { recursive: true })
-  writeFileSync(join('ops', 'bench', 'results', `cluster-growth-${engine}.json`), `${JSON.stringify({ engine, datasets, ...report }, null, 2)}\n`)
+  writeFileSync(join('ops', 'bench', 'results', `cluster-growth-${engine}${label}.json`), `${JSON.stringify({ engine, datasets, ...report }, null, 2)}\n`)
 } finally {
   await gateway.close()
   await workers.close()

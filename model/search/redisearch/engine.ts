@@ -58,7 +58,9 @@ export class RediSearchEngine implements SearchEngine {
         () => this.keys.allShards().flatMap((shard) => this.registry.entities.map((entity) => this.schemaOf(shard, entity))),
         (index) => this.suffixTries.get(index) ?? new Set(),
         [['FT.CONFIG', 'SET', 'MAXPREFIXEXPANSIONS', String(MAX_EXPANSIONS)]],
-        (round) => this.log.info('search indexes placed', { created: round.created.map((c) => `${c.index}@${c.node}${c.importing ? ' (importing)' : ''}`), dropped: round.dropped.map((d) => `${d.index}@${d.node}`), ...(round.reindexed ? { reindexed: round.reindexed } : {}) }))
+        (round) => round.reindexed
+          ? this.log.info('search index completed after a slot move', { reindexed: round.reindexed })
+          : this.log.info('search indexes placed', { created: round.created.map((c) => `${c.index}@${c.node}${c.importing ? ' (importing)' : ''}`), dropped: round.dropped.map((d) => `${d.index}@${d.node}`) }))
     }
   }
 

@@ -7,9 +7,9 @@
  *   - reads the cluster's map from every master (CLUSTER NODES: who owns each slot, and on the master's own line
  *     which slots it is migrating or importing) and the indexes each master holds (FT._LIST);
  *   - creates a shard's index where it is missing on the slot's owner and on a node importing the slot (that one
- *     with ASKING, as the slot is not its own yet). FT.CREATE indexes the shard's documents already on the node,
- *     and RediSearch indexes every document MIGRATE brings afterwards (RESTORE), so the index fills as the slot's
- *     keys arrive and is complete when the slot is: no rebuild;
+ *     with ASKING, as the slot is not its own yet, and SKIPINITIALSCAN). RediSearch indexes every document MIGRATE
+ *     brings afterwards (RESTORE), so the index fills as the slot's keys arrive; the documents that arrived before
+ *     it are written again once the slot has moved (`whole`), which completes it: no rebuild;
  *   - drops the copy left on a node that no longer owns the slot (its documents left with the slot; MIGRATE deleted
  *     them, and the copy with them). FT.DROPINDEX is routed by the index name, which that node no longer serves:
  *     it is sent there inside `CLUSTER SETSLOT <slot> IMPORTING <owner>` ... `STABLE` with ASKING, a few
@@ -110,6 +110,12 @@ export async function createCommand(schema: Schema, trie: ReadonlySet<string> = 
 }
 
 const owns = (m: MasterView, slot: number): boolean => m.ranges.some(([low, high]) => slot >= low && slot <= high)
+
+/** The FT.CREATE command with SKIPINITIALSCAN (before SCHEMA): the index indexes only documents written after it. */
+export function withoutInitialScan(create: readonly string[]): string[] {
+  const at = create.indexOf('SCHEMA')
+  return [...create.slice(0, at), 'SKIPINITIALSCAN', ...create.slice(at)]
+}
 
 /**
  * Writes every document of the index's shard again (its live urns, REINDEX_PAGE per script), so that RediSearch
@@ -220,8 +226,14 @@ export class IndexPlacement {
       // The position of each FT.CREATE's reply (an importing node's is preceded by ASKING's).
       const at: number[] = []
       for (const d of list) {
-        if (m.importing.has(d.slot)) pipeline.asking()
-        pipeline.call(d.create[0]!, ...d.create.slice(1))
+        const importing = m.importing.has(d.slot)
+        if (importing) pipeline.asking()
+        // On an importing node without the initial scan: a scan walks the node's whole keyspace once per index
+        // created (dozens at once when a shard arrives) and was seen never to finish there. The documents MIGRATE
+        // brings from now on are indexed as they arrive; those that came before are written again once the slot
+        // has moved (`whole`).
+        const create = importing ? withoutInitialScan(d.create) : d.create
+        pipeline.call(create[0]!, ...create.slice(1))
         at.push(pipeline.length - 1)
       }
       const replies = (await pipeline.exec()) ?? []
