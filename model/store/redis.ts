@@ -32,11 +32,12 @@ function connect(target: RedisTarget, options: RedisOptions, autoPipelining: boo
       // rebalance failed commands that a plain send redirects (MOVED/ASK) and completes.
       enableAutoPipelining: false,
       enableReadyCheck: true,
-      // After a failover the cluster answers CLUSTERDOWN for a moment: retry rather than fail the command.
-      retryDelayOnClusterDown: 200,
+      // During a failover a command meets CLUSTERDOWN or a closed connection until the replica is promoted: it is
+      // sent again every 100 ms after the slot map is read again, so it goes through within ~100 ms of the promotion.
+      retryDelayOnClusterDown: 100,
       retryDelayOnTryAgain: 100,
       maxRedirections: MAX_REDIRECTIONS,
-      retryDelayOnFailover: 200,
+      retryDelayOnFailover: 100,
       slotsRefreshTimeout: 2000,
     }))
   }
