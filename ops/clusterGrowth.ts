@@ -45,8 +45,8 @@ async function acquaintances(port: number): Promise<string> {
 /**
  * Waits until every node knows every other (CLUSTER NODES lists the same ids, none in handshake: a node that has
  * not met the new one refuses to migrate a slot to it, "I don't know about node"), says cluster_state:ok, and all
- * agree on the map (`redis-cli --cluster check` passes), twice in a row: gossip spreads a new node or epoch in a few hundred ms,
- * slower under load.
+ * agree on the map (`redis-cli --cluster check` passes), twice in a row: gossip spreads a new node or epoch in a
+ * few hundred ms, slower under load.
  */
 async function waitAgreed(cluster: LocalCluster, seed: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs

@@ -20,9 +20,9 @@
  * generation is bumped on the owner once FT.INFO says it has indexed the documents already there (checked each
  * round), at once after a drop, and when its slot has finished moving, so that no answer remembered while the
  * index was filling is served (memo.ts). A moved shard's index is checked against the shard's live urns, and the
- * shard's documents are written again when the module left some moved documents unindexed (`whole`). Documents are never touched
- * (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the same creation or drop twice is
- * harmless ("already exists", "Unknown Index name").
+ * shard's documents are written again, unchanged, when the index lacks some (`whole`). Documents are never deleted
+ * or changed (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the same creation, drop
+ * or re-index twice is harmless ("already exists", "Unknown Index name").
  */
 import { Redis } from 'ioredis'
 import { Client as OmClient, type Schema } from 'redis-om'
@@ -286,10 +286,7 @@ export class IndexPlacement {
       this.slotStates.set(d.index, state)
       if (owner && !moving && before !== undefined && before !== state) moved.push([owner, d])
     }
-    await Promise.all(moved.map(async ([owner, d]) => {
-      if (!(await this.whole(owner, d))) return
-      await this.touch(owner, d.index)
-    }))
+    await Promise.all(moved.map(([owner, d]) => this.completeOrFollow(owner, d)))
   }
 
   /**
@@ -333,9 +330,20 @@ export class IndexPlacement {
     await Promise.all([...this.filling].map(async ([index, { owner: id, d }]) => {
       this.filling.delete(index)
       const owner = masters.find((m) => m.id === id)
-      // `whole` follows it again while it is still indexing.
-      if (owner && await this.whole(owner, d)) await this.touch(owner, index)
+      if (owner) await this.completeOrFollow(owner, d)
     }))
+  }
+
+  /**
+   * Bumps the index's generation once it is whole (`whole`); until then, and when checking failed (its node busy
+   * or its slot moving again), it is followed as filling and checked again next round.
+   */
+  private async completeOrFollow(owner: MasterView, d: IndexDefinition): Promise<void> {
+    try {
+      if (await this.whole(owner, d)) await this.touch(owner, d.index)
+    } catch {
+      this.filling.set(d.index, { owner: owner.id, d })
+    }
   }
 
   /** Drops the copy of `d` on `m`, which no longer owns its slot (see the top of this file). */
