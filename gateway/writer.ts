@@ -45,8 +45,12 @@ export interface WriteStatus {
 }
 
 const DEPTH_SAMPLE_MS = 200
-/** A job unanswered for this long has its state read from BullMQ (its reply may have been lost). */
-const CHECK_AFTER_MS = 2000
+/**
+ * A job unanswered for this long has its state read from BullMQ (its reply may have been lost: a message published
+ * as a cluster node fails is). Two fields of the job's hash per check, and at most one waited job per partition is
+ * in flight from a gateway, so checking often is cheap.
+ */
+const CHECK_AFTER_MS = 500
 /** Items per job at most; a fuller batch is flushed at once. */
 const MAX_JOB_ITEMS = 1000
 const ID = /^(\d+)-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
@@ -203,8 +207,8 @@ export class Writer {
     for (const [id, waiting] of [...this.pending]) {
       if (now - waiting.since < olderThanMs) continue
       try {
-        const job = await this.queues.queue(waiting.partition).getJob(id)
-        if (!job) {
+        const progress = await this.queues.progress(waiting.partition, id)
+        if (progress === 'gone') {
           // Added, unanswered, and gone: its queue's master failed before a replica had it (finished jobs are kept
           // a minute). Whether a worker took it before the failover cannot be known from here.
           if (waiting.added && this.pending.delete(id)) {
@@ -213,8 +217,9 @@ export class Writer {
           }
           continue
         }
-        if (job.finishedOn && job.failedReason) this.onReply({ id, error: job.failedReason })
-        else if (job.finishedOn && job.returnvalue) this.onReply({ id, result: job.returnvalue })
+        const job = progress === 'finished' ? await this.queues.queue(waiting.partition).getJob(id) : undefined
+        if (job?.finishedOn && job.failedReason) this.onReply({ id, error: job.failedReason })
+        else if (job?.finishedOn && job.returnvalue) this.onReply({ id, result: job.returnvalue })
       } catch {
         // Redis unreachable: try again on the next round.
       }

@@ -50,6 +50,15 @@ export class WriteQueues {
     await this.queue(partition).add('write', job, { jobId })
   }
 
+  /**
+   * Where job `id` is, from two fields of its hash (cheap, whatever its size): finished (applied or failed), still
+   * queued or running, or gone (never added, removed, or lost with a failed-over master).
+   */
+  async progress(partition: number, id: string): Promise<'finished' | 'unfinished' | 'gone'> {
+    const [finishedOn, timestamp] = await this.connection.hmget(this.queue(partition).toKey(id), 'finishedOn', 'timestamp')
+    return finishedOn ? 'finished' : timestamp ? 'unfinished' : 'gone'
+  }
+
   /** Waiting jobs per partition. */
   waitingCounts(): Promise<number[]> {
     return Promise.all(Array.from({ length: this.partitions }, (_, p) => this.queue(p).getWaitingCount()))
