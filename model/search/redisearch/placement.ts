@@ -29,6 +29,7 @@ import { Client as OmClient, type Schema } from 'redis-om'
 import type { RedisClient } from '../../store/redis.ts'
 import { LuaScript } from '../../store/script.ts'
 import { slotOf } from '../../store/shards.ts'
+import { storeFailure } from '../../store/storeFailures.ts'
 import { generationKey, liveKey } from './companions.ts'
 import { FT } from './connection.ts'
 
@@ -374,10 +375,12 @@ const MOVING_BUDGET_MS = 10_000
  */
 export function movingFailure(message: string): 'missing' | 'moving' | 'gone' | undefined {
   if (/Unknown Index name|no such index/i.test(message)) return 'missing'
-  // (node-redis, asked for a slot's node while it learns the map again, reads an empty slot table: a TypeError.)
-  if (/^(ASK|MOVED|TRYAGAIN)\b|Cannot find node|CLUSTERDOWN|reading '(master|replicas)'/i.test(message)) return 'moving'
-  if (/client is offline|client is closed|Disconnects client|Socket closed unexpectedly|ECONNREFUSED|ECONNRESET|Connection timeout|None of the root nodes/i.test(message)) return 'gone'
-  return undefined
+  // node-redis, asked for a slot's node while it learns the map again, reads an empty slot table: a TypeError.
+  // Here only: anywhere else such a TypeError is a fault of the service, not a store failure.
+  if (/reading '(master|replicas)'/.test(message)) return 'moving'
+  // The store failures the gateway answers 503 (storeFailures.ts): a node unreachable is gone, the rest is moving.
+  const code = storeFailure(message)?.code
+  return code === 'UNAVAILABLE' ? 'gone' : code ? 'moving' : undefined
 }
 
 /**

@@ -25,6 +25,10 @@ t('a redisearch query sent again while its shard moves: what each failure means'
     ['Disconnects client', 'gone'],
     ['Socket closed unexpectedly', 'gone'],
     ['connect ECONNREFUSED 127.0.0.1:7004', 'gone'],
+    ['All the root nodes are unavailable', 'gone'],
+    ['Connection timeout', 'gone'],
+    ['Cannot find node 127.0.0.1:7004', 'moving'],
+    ['MOVED 3300 127.0.0.1:7002', 'moving'],
     ['Syntax error at offset 3 near foo', undefined],
     ["Cannot read properties of undefined (reading 'x')", undefined],
   ]
@@ -51,6 +55,9 @@ t('every failure of a failover or slot move is a 503 with a code saying what hap
     ['LOADING Redis is loading the dataset in memory', 'UNAVAILABLE'],
     ['The client is offline', 'UNAVAILABLE'],
     ['Disconnects client', 'UNAVAILABLE'],
+    ['All the root nodes are unavailable', 'UNAVAILABLE'],
+    ['Connection timeout', 'UNAVAILABLE'],
+    ['Cannot find node 127.0.0.1:7004', 'SLOT_MOVING'],
     ['Cannot read properties of undefined (reading \'x\')', undefined],
   ]
   for (const [message, code] of cases) {
