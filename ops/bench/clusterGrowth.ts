@@ -23,7 +23,7 @@ const datasets = Number(process.env.GROWTH_DATASETS ?? 20_000)
 const label = process.env.GROWTH_LABEL ? `-${process.env.GROWTH_LABEL}` : ''
 
 const cluster = await startRedisCluster({ masters: 3, replicas: 0, module: engine === 'redisearch' ? module : undefined, binary: process.env.REDISEARCH_SERVER || undefined })
-const config = { ...loadConfig({}), redisUrl: '', redisCluster: cluster.seeds.split(','), shards: 16, partitions: 16, searchEngine: engine, port: Number(process.env.PORT ?? 18550), logLevel: loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }).logLevel } as const
+const config = { ...loadConfig({ LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' }), redisUrl: '', redisCluster: cluster.seeds.split(','), shards: 16, partitions: 16, searchEngine: engine, port: Number(process.env.PORT ?? 18550) } as const
 const log = createLogger(config.logLevel, 'bench')
 const workers = await startWorkers(config, log)
 const gateway = await startGateway(config, log)
