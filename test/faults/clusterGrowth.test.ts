@@ -5,7 +5,7 @@
  * query loops search and a writer writes (ops/growthDrill.ts). No answer is a 5xx or a timeout; afterwards every
  * sampled dataset reads back and is found by its name, `*` counts every dataset, and the new master held data.
  * On the redisearch engine each moved shard's index followed its slot (model/search/redisearch/placement.ts).
- * About 4 minutes for both engines on the 2-core machine; `npm run bench:growth` runs the same drill at 20,000
+ * About 1.5 minutes for both engines on the 2-core machine; `npm run bench:growth` runs the same drill at 20,000
  * datasets.
  */
 import { suite } from 'uvu'
