@@ -29,11 +29,11 @@ export interface Config {
    */
   nativeBitmapMin: number
   /**
-   * Native engine: distinct values a string condition (START_WITH, CONTAIN, END_WITH, a range) or a word prefix may
-   * match in one query, summed over the shards (each shard answers at most its share); more is FILTER_TOO_BROAD
-   * (NATIVE_MAX_FILTER_VALUES).
+   * Distinct values a string condition may match in one query, summed over the shards (each shard answers at most
+   * its share); more is FILTER_TOO_BROAD (MAX_FILTER_VALUES). The native engine bounds START_WITH, CONTAIN, END_WITH,
+   * the ranges and word prefixes; the redisearch engine the ranges (the others are wildcards the module matches).
    */
-  nativeMaxFilterValues: number
+  maxFilterValues: number
   writeTimeoutMs: number
   maxQueueDepth: number
   maxBodyBytes: number
@@ -105,7 +105,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, 'PORT', 8080),
     searchEngine: oneOf(env, 'SEARCH_ENGINE', ['auto', 'native', 'redisearch'] as const, 'auto'),
     nativeBitmapMin: int(env, 'NATIVE_BITMAP_MIN', 256),
-    nativeMaxFilterValues: int(env, 'NATIVE_MAX_FILTER_VALUES', 5000),
+    maxFilterValues: int(env, 'MAX_FILTER_VALUES', 5000),
     writeTimeoutMs: int(env, 'WRITE_TIMEOUT_MS', 30_000),
     maxQueueDepth: int(env, 'MAX_QUEUE_DEPTH', 20_000),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 16 * 1024 * 1024),

@@ -6,7 +6,7 @@
  */
 import { hashTagOf } from './shards.ts'
 
-/** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK, KLINK, KUNLINK) or a native index op (DOC, UNDOC, POST, TALLY, LEXLOG): see apply.lua. */
+/** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK, KLINK, KUNLINK) or a native index op (DOC, UNDOC, POST, TALLY, LEXLOG) or a lexicon count (VCOUNT): see apply.lua. */
 export type Op = string[]
 
 /** Which arguments of each command are keys (positions into the op's arguments). */
@@ -21,6 +21,7 @@ function keyPositions(cmd: string, argc: number): number[] {
     case 'POST': return [0, 2, 3]
     case 'TALLY': return [0, 1]
     case 'LEXLOG': return [0, 1]
+    case 'VCOUNT': return [0, 1]
     default: return [0]
   }
 }

@@ -14,10 +14,9 @@ import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
-import { fail } from '../../errors.ts'
 import { LuaScript } from '../../store/script.ts'
 import type { SearchEngine, ShardHits, Suggestion } from '../engine.ts'
-import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
+import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
 import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
@@ -34,16 +33,6 @@ const NATIVE_INDEX_FORMAT = '2'
  * the order of their text, so the first ones are the best candidates), within bounds.
  */
 const autocompleteScan = (limit: number): number => Math.min(1000, Math.max(50, limit * 5))
-
-/**
- * The 400 of a string condition or word prefix (`what`, e.g. `the filter name START_WITH "a"`) matching more than
- * `max` values in a shard (`total`: the bound of the query).
- */
-function tooBroad(what: string, matched: number, max: number, total: number): Error {
-  const bound = max === total ? `at most ${max}` : `at most ${max} per shard (${total} in all)`
-  return fail('FILTER_TOO_BROAD', `${what} matches ${matched} distinct values in one shard; the native engine answers ${bound}: narrow it`,
-    [{ path: what.startsWith('the word prefix') ? 'input' : 'filter', message: `${what}: ${matched} values` }])
-}
 
 function encodeCriteria(list: readonly Criterion[]): string[] {
   const out = [String(list.length)]
@@ -72,7 +61,7 @@ export class NativeEngine implements SearchEngine {
   /** The lexicons CONTAIN and END_WITH compare and the documents' facet values, copied on first use. */
   private readonly mirror: IndexMirror
 
-  /** Distinct values a string condition or a word prefix may match in a query (NATIVE_MAX_FILTER_VALUES), and in a shard. */
+  /** Distinct values a string condition or a word prefix may match in a query (MAX_FILTER_VALUES), and in a shard. */
   private readonly maxValues: number
   private readonly maxValuesPerShard: number
 

@@ -4,9 +4,15 @@
  *   <index>:live            sorted set, score 0: urns of the index's documents, in urn order (match-all pages)
  *   <index>:fvals:<f>       sorted set (lexicographic): values of facet field f that some document has
  *   <index>:fv:<f>:<value>  set: urns whose facet field f has the value (match-all facet counts: SCARD)
+ *   <index>:sv:<f>          sorted set (lexicographic): the lower-cased TAG values of string field f that some
+ *                           document has (the string range conditions read a bounded range of it: ranges.ts)
+ *   <index>:sn:<f>          hash: lower-cased TAG value of f -> how many documents have it (a value leaves sv:
+ *                           when its count reaches 0)
  *   <index>:gen             hash, field n: bumped by every change of a document (validates memos, see memo.ts)
  * Their names derive from the index name, so an index per shard (its name carrying the shard's hash tag) has its
- * companions in its own slot. All ops are idempotent (restating a document re-adds what was lost).
+ * companions in its own slot. The ops of live and facet members are idempotent (restating a document re-adds what
+ * was lost); the string lexicons' counts move by the document's own before/after difference (VCOUNT, apply.lua),
+ * so restating an unchanged document leaves them, and a full rebuild (`restore --rebuild`) counts them again.
  */
 import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
@@ -14,17 +20,20 @@ import type { Registry } from '../../registry.ts'
 import type { Op } from '../../store/ops.ts'
 import { facetField, tagSafe, TAG_SEPARATOR } from './fields.ts'
 
-/** Field of the generation hash marking companions built for the documents that predate them. */
+/** Fields of the generation hash marking companions built for the documents that predate them. */
 const BUILT = 'companions'
+const LEXICONS_BUILT = 'lexicons'
 
 export const liveKey = (index: string): string => `${index}:live`
 export const generationKey = (index: string): string => `${index}:gen`
 export const facetValuesKey = (index: string, field: string): string => `${index}:fvals:${field}`
 export const facetMembersKey = (index: string, field: string, value: string): string => `${index}:fv:${field}:${value}`
+export const stringValuesKey = (index: string, field: string): string => `${index}:sv:${field}`
+export const stringCountsKey = (index: string, field: string): string => `${index}:sn:${field}`
 
 /** Key patterns of the companions of every index under `indexPrefix` (a full rebuild deletes them). */
 export function companionPatterns(indexPrefix: string): string[] {
-  return [`${indexPrefix}*:live`, `${indexPrefix}*:fvals:*`, `${indexPrefix}*:fv:*`]
+  return [`${indexPrefix}*:live`, `${indexPrefix}*:fvals:*`, `${indexPrefix}*:fv:*`, `${indexPrefix}*:sv:*`, `${indexPrefix}*:sn:*`]
 }
 
 /** The facet fields of an entity type. */
@@ -47,6 +56,20 @@ export function companionOps(index: string, facets: readonly string[], urn: stri
     const now = facetValues(after, field)
     for (const v of old) if (!now.has(v)) ops.push(['UNLINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
     for (const v of now) if (!old.has(v)) ops.push(['LINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
+  }
+  return ops
+}
+
+/** Ops moving the string lexicons of `index` from a document's lower-cased TAG values `before` to `after` (fields.ts documentTags). */
+export function lexiconOps(index: string, before: ReadonlyMap<string, ReadonlySet<string>>, after: ReadonlyMap<string, ReadonlySet<string>>): Op[] {
+  const ops: Op[] = []
+  for (const field of new Set([...before.keys(), ...after.keys()])) {
+    const old = before.get(field) ?? new Set<string>()
+    const now = after.get(field) ?? new Set<string>()
+    const counts = stringCountsKey(index, field)
+    const values = stringValuesKey(index, field)
+    for (const v of old) if (!now.has(v)) ops.push(['VCOUNT', counts, values, v, '-1'])
+    for (const v of now) if (!old.has(v)) ops.push(['VCOUNT', counts, values, v, '1'])
   }
   return ops
 }
@@ -130,4 +153,44 @@ export async function backfillCompanions(client: Commands, index: string, keyPre
   await client.sendCommand(['HSET', generationKey(index), BUILT, '1'])
   await client.sendCommand(['HINCRBY', generationKey(index), 'n', '1'])
   return listed
+}
+
+/**
+ * Builds the string lexicons of an index whose documents predate them (once per index, like backfillCompanions):
+ * counts every document's TAG values of `fields` here, then writes the counts and lexicons one value per command.
+ * One process builds them (a lock); until it is done, ranges of the index miss values. A document written while
+ * this runs may be counted twice (its value then stays listed after its last document leaves: a range reads it and
+ * matches nothing); `restore --rebuild` counts afresh. Returns how many documents it read.
+ */
+export async function backfillLexicons(client: Commands, index: string, keyPrefix: string, fields: readonly string[]): Promise<number> {
+  if (fields.length === 0 || await client.sendCommand(['HGET', generationKey(index), LEXICONS_BUILT])) return 0
+  // One process builds (a gateway and a worker start together); the lock lapses if it dies half-way.
+  if (await client.sendCommand(['SET', `${index}:lexbuild`, '1', 'NX', 'EX', '600']) === null) return 0
+  const counts = new Map(fields.map((f) => [f, new Map<string, number>()]))
+  let cursor = '0'
+  let read = 0
+  do {
+    const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', '1000'])) as [string, string[]]
+    cursor = next
+    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, 'urn', ...fields])))) as (string | null)[][]
+    for (const [urn, ...values] of rows) {
+      if (!urn) continue
+      read++
+      fields.forEach((f, i) => {
+        const field = counts.get(f)!
+        for (const v of new Set((values[i] ?? '').split(TAG_SEPARATOR).filter((x) => x !== '').map((x) => x.toLowerCase()))) field.set(v, (field.get(v) ?? 0) + 1)
+      })
+    }
+  } while (cursor !== '0')
+  for (const [field, values] of counts) {
+    const list = [...values]
+    for (let i = 0; i < list.length; i += 5000) {
+      await Promise.all(list.slice(i, i + 5000).flatMap(([v, n]) => [
+        client.sendCommand(['HINCRBY', stringCountsKey(index, field), v, String(n)]), client.sendCommand(['ZADD', stringValuesKey(index, field), '0', v]),
+      ]))
+    }
+  }
+  await client.sendCommand(['HSET', generationKey(index), LEXICONS_BUILT, '1'])
+  await client.sendCommand(['DEL', `${index}:lexbuild`])
+  return read
 }

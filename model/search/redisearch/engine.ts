@@ -21,16 +21,16 @@ import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
 import { matchSuggestion, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
-import { backfillCompanions, companionOps, companionPatterns, facetFieldNames, liveKey, type Commands } from './companions.ts'
+import { backfillCompanions, backfillLexicons, companionOps, companionPatterns, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
 import { FT, FtConnection } from './connection.ts'
-import { AUTOCOMPLETE_FIELD, documentHash, facetField, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
-import { escapeTag, filterClause, needsCandidates, searchQuery, tagMatches } from './query.ts'
+import { AUTOCOMPLETE_FIELD, documentHash, documentTags, facetField, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
+import { escapeTag, filterClause, needsCandidates, searchQuery } from './query.ts'
 import { DEEP_PAGE, matchAllPage } from './matchAllPage.ts'
 import { GenerationMemo } from './memo.ts'
 import { lexBounds } from '../../store/lexRange.ts'
 import { IndexPlacement } from './placement.ts'
 import { searchShard } from './shard.ts'
-import { resolvedQuery, tagValues } from './tagValues.ts'
+import { rangeValues } from './ranges.ts'
 
 const AUTOCOMPLETE_SCAN = 200
 /** The module's MAXPREFIXEXPANSIONS: more values than any tag field or term prefix expands to. */
@@ -47,10 +47,16 @@ export class RediSearchEngine implements SearchEngine {
   /** Index name -> its TAG fields with a suffix trie (as schemaOf defined them). */
   private readonly suffixTries = new Map<string, Set<string>>()
 
-  constructor(target: RedisTarget & { logLevel?: Level | 'silent' }, registry: Registry, keys: Keys) {
+  /** Distinct values a string range may match in a query (MAX_FILTER_VALUES), and in one shard's index. */
+  private readonly maxValues: number
+  private readonly maxValuesPerShard: number
+
+  constructor(target: RedisTarget & { logLevel?: Level | 'silent'; maxFilterValues?: number }, registry: Registry, keys: Keys) {
     this.log = createLogger(target.logLevel ?? 'info', 'search')
     this.registry = registry
     this.keys = keys
+    this.maxValues = target.maxFilterValues ?? 5000
+    this.maxValuesPerShard = Math.ceil(this.maxValues / keys.shards)
     this.conn = new FtConnection(target)
     // On a cluster each shard's index follows its slot when slots move (placement.ts).
     if (target.redisCluster.length > 0) {
@@ -108,6 +114,7 @@ export class RediSearchEngine implements SearchEngine {
         await om.fetchRepository(schema).createIndex().catch((err: Error) => { if (!/already exists/i.test(err.message)) throw err })
         // Companions for documents written before they existed (once per index, on the node holding the shard).
         await backfillCompanions(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), facetFieldNames(this.registry, entity))
+        await backfillLexicons(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), [...this.registry.searchFields(entity).keys()])
       }
     }
     this.conn.placement?.start()
@@ -135,29 +142,25 @@ export class RediSearchEngine implements SearchEngine {
     const key = this.keys.doc(entity.name, urn)
     // An unchanged document is not re-indexed; the companions move with the document.
     if (before && after && canonicalJson(before.fields) === canonicalJson(after.fields)) return []
-    const companions = companionOps(this.indexOf(entity, urn), facetFieldNames(this.registry, entity), urn, before, after)
+    const index = this.indexOf(entity, urn)
+    const companions = [
+      ...companionOps(index, facetFieldNames(this.registry, entity), urn, before, after),
+      ...lexiconOps(index, documentTags(this.registry, entity, before), documentTags(this.registry, entity, after)),
+    ]
     if (!after) return before ? [['DEL', key], ...companions] : []
     return [['DEL', key], ['HSET', key, ...Object.entries(documentHash(this.registry, entity, after)).flat()], ...companions]
   }
 
-  /** Distinct values (lower-cased) in one index of the tag fields the filter's string conditions need. */
+  /** The values of one index that each string condition the module cannot match itself resolves to (ranges.ts). */
   private async candidates(index: string, filter: Criterion[][]): Promise<(c: Criterion) => string[] | undefined> {
-    const needed = [...new Set(filter.flat().filter(needsCandidates).map((c) => c.field))]
-    const values = new Map(await Promise.all(needed.map(async (f) => [f, await tagValues(this.commands(index), index, f)] as const)))
-    return (c) => needsCandidates(c)
-      ? (values.get(c.field) ?? []).filter((tag) => c.values.some((v) => tagMatches(c.condition, tag, v.toLowerCase())))
-      : undefined
+    const resolved = new Map<Criterion, string[]>()
+    for (const c of filter.flat().filter(needsCandidates)) resolved.set(c, await rangeValues(this.commands(index), index, c, this.maxValuesPerShard, this.maxValues))
+    return (c) => resolved.get(c)
   }
 
   private async query(index: string, q: SearchQuery | AutocompleteQuery, text: SearchQuery['text']): Promise<string | null> {
-    const build = async () => {
-      const filter = filterClause(q.filter, await this.candidates(index, q.filter))
-      return filter === null ? null : searchQuery(text, filter)
-    }
-    // A query whose filter is resolved against tag values is built once per generation of the index (tagValues.ts).
-    return q.filter.flat().some(needsCandidates)
-      ? resolvedQuery(this.commands(index), index, JSON.stringify([text, q.filter]), build)
-      : build()
+    const filter = filterClause(q.filter, await this.candidates(index, q.filter))
+    return filter === null ? null : searchQuery(text, filter)
   }
 
   async searchShard(shard: number, q: SearchQuery, from: number, size: number): Promise<ShardHits> {

@@ -31,6 +31,29 @@ export function indexedFields(registry: Registry, entity: EntitySpec): SearchFie
   return [urnField, ...registry.searchFields(entity).values()]
 }
 
+/** The values a field's TAG holds for `values`: each value, plus the id part of urn values (`tags:Engineering`). */
+function fieldTags(field: SearchField, values: readonly string[]): Set<string> {
+  const tags = new Set(values.map(tagSafe))
+  if (field.type === 'URN') for (const v of values) tags.add(tagSafe(urnId(v)))
+  return tags
+}
+
+/**
+ * The lower-cased TAG values of each search field of a document (the module compares tags without regard to case):
+ * what the string lexicons list (companions.ts). None for no document.
+ */
+export function documentTags(registry: Registry, entity: EntitySpec, doc: SearchDocument | null): Map<string, Set<string>> {
+  const tags = new Map<string, Set<string>>()
+  if (!doc) return tags
+  const fields = registry.searchFields(entity)
+  for (const [name, values] of Object.entries(doc.fields)) {
+    const field = fields.get(name)
+    if (!field || name === URN_FIELD) continue
+    tags.set(name, new Set([...fieldTags(field, values)].map((t) => t.toLowerCase())))
+  }
+  return tags
+}
+
 /** The hash of a document. */
 export function documentHash(registry: Registry, entity: EntitySpec, doc: SearchDocument): Record<string, string> {
   const hash: Record<string, string> = { urn: doc.urn, d: JSON.stringify(doc.fields) }
@@ -43,9 +66,7 @@ export function documentHash(registry: Registry, entity: EntitySpec, doc: Search
       continue
     }
     if (!field) continue
-    const tags = new Set(values.map(tagSafe))
-    if (field.type === 'URN') for (const v of values) tags.add(tagSafe(urnId(v)))
-    hash[name] = [...tags].join(TAG_SEPARATOR)
+    hash[name] = [...fieldTags(field, values)].join(TAG_SEPARATOR)
     if (field.queryByDefault) hash[textField(name)] = values.flatMap((v) => tokenize(v)).join(' ')
     if (field.type === 'COUNT' && Number.isFinite(Number(values[0]))) hash[numericField(name)] = String(Number(values[0]))
     if (field.facet) hash[facetField(name)] = values.map(tagSafe).join(TAG_SEPARATOR)

@@ -2,8 +2,8 @@
  * RediSearch query strings (DIALECT 2) for our queries and filters, pure. START_WITH, END_WITH and CONTAIN are
  * wildcards on the tag's values (`{v*}`, `{*v}`, `{*v*}`), which the module expands in its own tag index (with
  * the suffix trie of name fields, engine.ts: 2-12 ms at 100,000 names, where listing every value to us took
- * 100-350 ms). The string range conditions (GREATER_THAN...) and empty values are resolved against the field's
- * distinct values (FT.TAGVALS) by the engine and passed in as `candidates`.
+ * 100-350 ms). The string range conditions (GREATER_THAN...) and empty values are resolved to the values they match
+ * by the engine (ranges.ts: a bounded range of the field's lexicon) and passed in as `candidates`.
  */
 import type { Criterion, FilterGroups, TextQuery } from '../types.ts'
 import { numericField, textField } from './fields.ts'
@@ -34,20 +34,6 @@ const isWildcard = (c: Criterion): boolean => !c.numeric && WILDCARDS[c.conditio
 /** Whether a string criterion needs the field's distinct values resolved first. */
 export function needsCandidates(c: Criterion): boolean {
   return !c.numeric && c.condition !== 'EQUAL' && !isWildcard(c)
-}
-
-/** Whether a lower-cased tag value satisfies a string condition against `v` (lower-cased). */
-export function tagMatches(condition: string, tag: string, v: string): boolean {
-  switch (condition) {
-    case 'START_WITH': return tag.startsWith(v)
-    case 'END_WITH': return tag.endsWith(v)
-    case 'CONTAIN': return tag.includes(v)
-    case 'GREATER_THAN': return tag > v
-    case 'GREATER_THAN_OR_EQUAL_TO': return tag >= v
-    case 'LESS_THAN': return tag < v
-    case 'LESS_THAN_OR_EQUAL_TO': return tag <= v
-    default: return tag === v
-  }
 }
 
 /** One criterion as a query clause; null when it can match nothing. */

@@ -44,6 +44,10 @@
                                                            (KLINK: the posting's first member; ZADD: a new
                                                            member) or removed it (KUNLINK: the posting emptied;
                                                            ZREM), logs {f field, v value, p 1|0}
+           The redisearch engine's string lexicons (model/search/redisearch/companions.ts):
+             VCOUNT  counts lexicon value delta            HINCRBY counts value delta; at 0 or below HDEL counts
+                                                           value and ZREM lexicon value; when it is now delta
+                                                           (the value's first document) ZADD lexicon 0 value
            To log is to XADD log MAXLEN ~ maxlen * <fields>, and SET origin <entry id> when that entry began the log
            (the index's change log, read by native/indexMirror.ts).
            Running the same ops twice leaves the same state (every op sets what it derives from the state it
@@ -237,6 +241,15 @@ for _ = 1, n do
   elseif cmd == 'TALLY' then
     local size = posting(a[1])
     if size == 0 then redis.call('ZREM', a[2], a[3]) else redis.call('ZADD', a[2], size, a[3]) end
+  elseif cmd == 'VCOUNT' then
+    local delta = tonumber(a[4])
+    local count = redis.call('HINCRBY', a[1], a[3], delta)
+    if count <= 0 then
+      redis.call('HDEL', a[1], a[3])
+      redis.call('ZREM', a[2], a[3])
+    elseif count == delta then
+      redis.call('ZADD', a[2], 0, a[3])
+    end
   elseif allowed[cmd] then
     if cmd == 'DEL' then for _, key in ipairs(a) do known[key] = nil end else known[a[1]] = nil end
     local reply = redis.call(cmd, unpack(a))

@@ -1,12 +1,12 @@
 /**
- * The native engine's bound on the values one query may combine (NATIVE_MAX_FILTER_VALUES, here 160): a string
+ * The bound on the values one query may combine (MAX_FILTER_VALUES, here 160): a string
  * condition or a word prefix (the last word of the input is one) matching more distinct values answers 400 FILTER_TOO_BROAD naming the criterion and
  * writes nothing; within the bound it answers. On S shards each answers at most 1/S of the bound, so the work of a
  * query is bounded whatever the topology.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { startService, type TestService } from '../../helpers/service.ts'
+import { searchEngines, startService, type TestService } from '../../helpers/service.ts'
 
 const bounds = suite<{ svc: TestService }>('native: filters too broad to answer')
 const ds = (name: string) => `urn:svc:dataset:(urn:svc:dataPlatform:hive,${name},PROD)`
@@ -17,7 +17,7 @@ const search = (svc: TestService, body: Record<string, unknown>) => svc.call('PO
 const filter = (field: string, condition: string, value: string) => ({ or: [{ and: [{ field, condition, value }] }] })
 
 bounds.before(async (ctx) => {
-  ctx.svc = await startService({ searchEngine: 'native', nativeMaxFilterValues: 160 })
+  ctx.svc = await startService({ searchEngine: 'native', maxFilterValues: 160 })
   const proposals = NAMES.map((name, i) => ({ entityType: 'dataset', entityUrn: ds(name), changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ description: `the ${term(i)} table` }), contentType: 'application/json' } }))
   const res = await ctx.svc.call('POST', '/aspects?action=ingestProposalBatch', { proposals })
   assert.is(res.status, 200, JSON.stringify(res.body))
@@ -58,3 +58,40 @@ bounds('within the bound it answers', async ({ svc }) => {
 })
 
 bounds.run()
+
+// A range on a string field is bounded on every engine alike: the redisearch engine counts the values in the range
+// in its lexicon of the field (a value leaves it with its last document) before it reads any.
+for (const { name, overrides } of searchEngines('filter bounds, ranges').filter((e) => e.name !== 'native, bitmaps')) {
+  const ranges = suite<{ svc: TestService }>(`filter bounds, ranges [${name}]`)
+  ranges.before(async (ctx) => {
+    ctx.svc = await startService({ ...overrides, maxFilterValues: 160 })
+    const res = await ctx.svc.call('POST', '/aspects?action=ingestProposalBatch', { proposals: NAMES.map((n) => ({ entityType: 'dataset', entityUrn: ds(n), changeType: 'UPSERT', aspectName: 'status', aspect: { value: JSON.stringify({ removed: false }), contentType: 'application/json' } })) })
+    assert.is(res.status, 200, JSON.stringify(res.body))
+  })
+  ranges.after(async (ctx) => { await ctx.svc.close() })
+
+  ranges('a range over more values than the bound is 400 FILTER_TOO_BROAD; once values leave, it answers', async ({ svc }) => {
+    const broad = await search(svc, { input: '*', filter: filter('name', 'GREATER_THAN', 'orders_') })
+    assert.is(broad.status, 400, JSON.stringify(broad.body))
+    assert.is(broad.body.code, 'FILTER_TOO_BROAD')
+    assert.match(broad.body.message, /name GREATER_THAN "orders_" matches 200 distinct values/)
+    const narrow = await search(svc, { input: '*', filter: filter('name', 'LESS_THAN', 'orders_010_daily') })
+    assert.is(narrow.status, 200, JSON.stringify(narrow.body))
+    assert.equal(narrow.body.value.entities, NAMES.slice(0, 10).map(ds))
+    // 41 datasets leave the catalogue: 159 names are left, within the bound.
+    for (const n of NAMES.slice(0, 41)) assert.is((await svc.call('POST', '/entities?action=delete', { urn: ds(n) })).status, 200)
+    const after = await search(svc, { input: '*', filter: filter('name', 'GREATER_THAN', 'orders_') })
+    assert.is(after.status, 200, JSON.stringify(after.body))
+    assert.is(after.body.value.numEntities, 159)
+    assert.equal(after.body.value.entities, NAMES.slice(41, 141).map(ds))
+    // A display name that changes moves in its lexicon: the old value no longer matches, the new one does.
+    const rename = (to: string) => svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: ds(NAMES[41]!), changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ name: to }), contentType: 'application/json' } } })
+    const shown = async (condition: string, value: string) => (await search(svc, { input: '*', filter: filter('displayName', condition, value) })).body.value.entities
+    assert.is((await rename('zz renamed')).status, 200)
+    assert.equal(await shown('GREATER_THAN_OR_EQUAL_TO', 'zz'), [ds(NAMES[41]!)])
+    assert.is((await rename('aa renamed')).status, 200)
+    assert.equal(await shown('GREATER_THAN_OR_EQUAL_TO', 'zz'), [])
+    assert.equal(await shown('LESS_THAN', 'ab'), [ds(NAMES[41]!)])
+  })
+  ranges.run()
+}
