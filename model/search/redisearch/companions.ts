@@ -18,11 +18,12 @@ import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import type { Op } from '../../store/ops.ts'
-import { facetField, tagSafe, TAG_SEPARATOR } from './fields.ts'
+import { FACETS_FIELD, facetLine, facetValue, TAG_SEPARATOR } from './fields.ts'
 
 /** Fields of the generation hash marking companions built for the documents that predate them. */
 const BUILT = 'companions'
 const LEXICONS_BUILT = 'lexicons'
+const FACET_LINES_BUILT = 'facetlines'
 
 export const liveKey = (index: string): string => `${index}:live`
 export const generationKey = (index: string): string => `${index}:gen`
@@ -43,7 +44,7 @@ export function facetFieldNames(registry: Registry, entity: EntitySpec): string[
 
 /** Distinct facet values of a document, as the index's facet tag holds them. */
 function facetValues(doc: SearchDocument | null, field: string): Set<string> {
-  return new Set((doc?.fields[field] ?? []).map(tagSafe))
+  return new Set((doc?.fields[field] ?? []).map(facetValue))
 }
 
 /** Ops moving the companions of `index` from `before` to `after` (either may be null). */
@@ -136,14 +137,15 @@ export async function backfillCompanions(client: Commands, index: string, keyPre
   do {
     const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', '1000'])) as [string, string[]]
     cursor = next
-    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, 'urn', ...facets.map(facetField)])))) as (string | null)[][]
+    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, 'urn', 'd'])))) as (string | null)[][]
     const writes: Promise<unknown>[] = []
-    for (const [urn, ...values] of rows) {
+    for (const [urn, json] of rows) {
       if (!urn) continue
       listed++
       writes.push(client.sendCommand(['ZADD', liveKey(index), '0', urn]))
-      for (const [i, f] of facets.entries()) {
-        for (const v of new Set((values[i] ?? '').split(TAG_SEPARATOR).filter((x) => x !== ''))) {
+      const fields = JSON.parse(json ?? '{}') as Record<string, string[]>
+      for (const f of facets) {
+        for (const v of new Set((fields[f] ?? []).map(facetValue))) {
           writes.push(client.sendCommand(['SADD', facetMembersKey(index, f, v), urn]), client.sendCommand(['ZADD', facetValuesKey(index, f), '0', v]))
         }
       }
@@ -193,4 +195,33 @@ export async function backfillLexicons(client: Commands, index: string, keyPrefi
   await client.sendCommand(['HSET', generationKey(index), LEXICONS_BUILT, '1'])
   await client.sendCommand(['DEL', `${index}:lexbuild`])
   return read
+}
+
+/** Sets a document's facet line only while the document is there and has none (a write since has its own). */
+const SET_LINE = `if redis.call('HEXISTS', KEYS[1], 'urn') == 1 then return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) end return 0`
+
+/**
+ * Gives the documents written before the facet line existed (fields.ts FACETS_FIELD) their line, from their `d`
+ * (once per index and by one process, like backfillLexicons). Until it is done, their facet values are not counted
+ * in the results they match. Returns how many documents it gave one.
+ */
+export async function backfillFacetLines(client: Commands, index: string, keyPrefix: string, facets: readonly string[]): Promise<number> {
+  if (facets.length === 0 || await client.sendCommand(['HGET', generationKey(index), FACET_LINES_BUILT])) return 0
+  if (await client.sendCommand(['SET', `${index}:linebuild`, '1', 'NX', 'EX', '600']) === null) return 0
+  let cursor = '0'
+  let given = 0
+  do {
+    const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', '1000'])) as [string, string[]]
+    cursor = next
+    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, FACETS_FIELD, 'd'])))) as (string | null)[][]
+    const writes = rows.map(([line, json], i) => {
+      if (line || !json) return 0
+      const fields = JSON.parse(json) as Record<string, string[]>
+      return client.sendCommand(['EVAL', SET_LINE, '1', keys[i]!, FACETS_FIELD, facetLine(new Map(facets.map((f) => [f, fields[f] ?? []])))])
+    })
+    given += (await Promise.all(writes)).reduce((n: number, r) => n + Number(r), 0)
+  } while (cursor !== '0')
+  await client.sendCommand(['HSET', generationKey(index), FACET_LINES_BUILT, '1'])
+  await client.sendCommand(['DEL', `${index}:linebuild`])
+  return given
 }

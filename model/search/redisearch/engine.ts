@@ -21,9 +21,9 @@ import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
 import { matchSuggestion, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
-import { backfillCompanions, backfillLexicons, companionOps, companionPatterns, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
+import { backfillCompanions, backfillFacetLines, backfillLexicons, companionOps, companionPatterns, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
 import { FT, FtConnection } from './connection.ts'
-import { AUTOCOMPLETE_FIELD, documentHash, documentTags, facetField, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
+import { AUTOCOMPLETE_FIELD, documentHash, documentTags, FACETS_FIELD, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery } from './query.ts'
 import { DEEP_PAGE, matchAllPage } from './matchAllPage.ts'
 import { GenerationMemo } from './memo.ts'
@@ -84,9 +84,10 @@ export class RediSearchEngine implements SearchEngine {
       if (field.name !== 'urn') definition[field.name] = { type: 'string', field: field.name, separator: TAG_SEPARATOR, ...(field.autocomplete ? { suffixTrie: true } : {}) } as SchemaDefinition[string]
       if (field.queryByDefault) definition[textField(field.name)] = { type: 'text', field: textField(field.name), stemming: false, weight: field.boost }
       if (field.type === 'COUNT') definition[numericField(field.name)] = { type: 'number', field: numericField(field.name) }
-      // Sortable (its values live in the index) and un-normalized (original case): facets group on it directly.
-      if (field.facet) definition[facetField(field.name)] = { type: 'string', field: facetField(field.name), sortable: true, normalized: false, separator: TAG_SEPARATOR }
     }
+    // Every facet value in one line, sortable (its value lives in the index, where a query's matches are read) and
+    // not indexed (nothing searches it): facets.ts streams it for a result's matches.
+    if (facetFieldNames(this.registry, entity).length > 0) definition[FACETS_FIELD] = { type: 'string', field: FACETS_FIELD, sortable: true, normalized: false, indexed: false }
     const index = this.keys.searchIndex(shard, entity.name)
     this.suffixTries.set(index, new Set(Object.entries(definition).filter(([, d]) => (d as { suffixTrie?: boolean }).suffixTrie).map(([name]) => name)))
     return new Schema(this.keys.docPrefix(shard, entity.name).slice(0, -1), definition, {
@@ -115,6 +116,7 @@ export class RediSearchEngine implements SearchEngine {
         // Companions for documents written before they existed (once per index, on the node holding the shard).
         await backfillCompanions(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), facetFieldNames(this.registry, entity))
         await backfillLexicons(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), [...this.registry.searchFields(entity).keys()])
+        await backfillFacetLines(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), facetFieldNames(this.registry, entity))
       }
     }
     this.conn.placement?.start()

@@ -3,9 +3,10 @@
  *   F      TAG (separator |): every value, plus the id part of urn values (`tags:Engineering` matches)
  *   F__t   TEXT: our tokens of the value (we tokenize, so camelCase splits the same as the native engine)
  *   F__n   NUMERIC: COUNT fields
- *   F__f   TAG, sortable, case kept: original values of facet fields (FT.AGGREGATE groups on it)
  * plus `urn` (TAG, sortable, case kept), `urn__t` (TEXT), `__ac` (TAG: autocomplete values, normalized, from each
- * word start, so `@__ac:{sampleh*}` finds "SampleHdfsDataset") and `d` (the document's fields as JSON).
+ * word start, so `@__ac:{sampleh*}` finds "SampleHdfsDataset"), `__facets` (sortable, not indexed: every facet
+ * value of the document in one string, which facets.ts streams for a result's matches and counts) and `d` (the
+ * document's fields as JSON).
  */
 import { tokenize, urnText } from '../../derive/tokenize.ts'
 import { URN_FIELD, type SearchDocument } from '../../derive/searchDocument.ts'
@@ -22,8 +23,32 @@ export const tagSafe = (v: string): string => v.replaceAll(TAG_SEPARATOR, ' ')
 /** Hash field names of a search field. */
 export const textField = (name: string): string => `${name}__t`
 export const numericField = (name: string): string => `${name}__n`
-export const facetField = (name: string): string => `${name}__f`
 export const AUTOCOMPLETE_FIELD = '__ac'
+export const FACETS_FIELD = '__facets'
+
+/** Separators of the facet line: between fields, and before each value of a field. */
+const FIELD_SEP = '\u001e'
+const VALUE_SEP = '\u001f'
+/** A facet value as the facet line and the facet companions hold it. */
+export const facetValue = (v: string): string => tagSafe(v).replaceAll(FIELD_SEP, '').replaceAll(VALUE_SEP, '')
+
+/**
+ * A document's facet values (original case, as the facet companions hold them) in one string:
+ * `field VALUE_SEP v VALUE_SEP v FIELD_SEP field ...`; never empty (a document without facet values has FIELD_SEP),
+ * so that loading it never falls back to reading the hash.
+ */
+export function facetLine(facets: ReadonlyMap<string, readonly string[]>): string {
+  const parts = [...facets].filter(([, values]) => values.length > 0).map(([field, values]) => [field, ...new Set(values.map(facetValue))].join(VALUE_SEP))
+  return parts.length > 0 ? parts.join(FIELD_SEP) : FIELD_SEP
+}
+
+/** The facet values of a facet line: field -> distinct values. */
+export function parseFacetLine(line: string): [string, string[]][] {
+  return line.split(FIELD_SEP).filter((part) => part !== '').map((part) => {
+    const [field, ...values] = part.split(VALUE_SEP)
+    return [field!, values]
+  })
+}
 
 /** The search fields of an entity type, the urn field first. */
 export function indexedFields(registry: Registry, entity: EntitySpec): SearchField[] {
@@ -59,6 +84,7 @@ export function documentHash(registry: Registry, entity: EntitySpec, doc: Search
   const hash: Record<string, string> = { urn: doc.urn, d: JSON.stringify(doc.fields) }
   const fields = registry.searchFields(entity)
   const suggestions = new Set<string>()
+  const facets = new Map<string, string[]>()
   for (const [name, values] of Object.entries(doc.fields)) {
     const field = fields.get(name)
     if (name === URN_FIELD) {
@@ -69,7 +95,7 @@ export function documentHash(registry: Registry, entity: EntitySpec, doc: Search
     hash[name] = [...fieldTags(field, values)].join(TAG_SEPARATOR)
     if (field.queryByDefault) hash[textField(name)] = values.flatMap((v) => tokenize(v)).join(' ')
     if (field.type === 'COUNT' && Number.isFinite(Number(values[0]))) hash[numericField(name)] = String(Number(values[0]))
-    if (field.facet) hash[facetField(name)] = values.map(tagSafe).join(TAG_SEPARATOR)
+    if (field.facet) facets.set(name, values)
     if (field.autocomplete) {
       for (const v of values) {
         const text = normalizeSuggestion(v)
@@ -78,5 +104,6 @@ export function documentHash(registry: Registry, entity: EntitySpec, doc: Search
     }
   }
   if (suggestions.size > 0) hash[AUTOCOMPLETE_FIELD] = [...suggestions].join(TAG_SEPARATOR)
+  if ([...fields.values()].some((f) => f.facet)) hash[FACETS_FIELD] = facetLine(facets)
   return hash
 }

@@ -111,6 +111,22 @@ for (const { name, overrides } of engines) {
     assert.is(facet(await search(svc, 'zebra', 0, 10), 'tags'), undefined)
     assert.is(facet(await search(svc, '*', 0, 10), 'tags'), undefined)
   })
+  if (name === 'redisearch') {
+    test('a store written before the facet lines and string lexicons gets them at start-up', async ({ svc }) => {
+      const ranged = () => svc.call('POST', '/entities?action=search', { input: '*', entity: 'dataset', start: 0, count: 100, filter: { or: [{ and: [{ field: 'name', condition: 'GREATER_THAN', value: 'db.tie_05' }] }] } })
+      const [word, range] = [await search(svc, 'zebra', 0, 100), (await ranged()).body.value]
+      assert.ok(range.numEntities > 0)
+      // What an earlier version wrote: no facet line in the documents, no lexicons, no markers of either.
+      const redis = svc.gateway.model.redis
+      for (const key of await redis.keys(`${svc.config.keyPrefix}{*}:doc:dataset:*`)) await redis.hdel(key, '__facets')
+      await deleteKeys(redis, svc.config.keyPrefix, '{*}:idx:*:s[vn]:*')
+      for (const key of await redis.keys(`${svc.config.keyPrefix}{*}:idx:dataset:gen`)) await redis.hdel(key, 'lexicons', 'facetlines')
+      assert.is((await ranged()).body.value.numEntities, 0)
+      await svc.gateway.model.engine.ensureIndexes()
+      assert.equal(await search(svc, 'zebra', 0, 100), word)
+      assert.equal((await ranged()).body.value, range)
+    })
+  }
   test('restore indices brings back a lost index and its counts', async ({ svc }) => {
     const before = await search(svc, '*', 0, 100)
     const word = await search(svc, 'zebra', 0, 100)

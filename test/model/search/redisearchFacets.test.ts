@@ -1,14 +1,15 @@
 /**
  * The redisearch engine's facet counts streamed a chunk of matches per command (model/search/redisearch/facets.ts),
  * on the pass's Redis with the search module (skipped without one): counts over many chunks, a last partial chunk,
- * multi-valued fields and fields no document has equal the counts made here from the documents themselves.
+ * multi-valued fields, fields no document has and documents without facet values equal the counts made here from
+ * the documents themselves. Each document's facet values are one line (fields.ts facetLine), sortable and unindexed.
  */
 import { randomUUID } from 'node:crypto'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FtConnection } from '../../../model/search/redisearch/connection.ts'
-import { facetValuesKey } from '../../../model/search/redisearch/companions.ts'
 import { facetCounts } from '../../../model/search/redisearch/facets.ts'
+import { FACETS_FIELD, facetLine } from '../../../model/search/redisearch/fields.ts'
 import { testSearchTarget } from '../../helpers/service.ts'
 
 const target = testSearchTarget()
@@ -36,18 +37,14 @@ if (!target) {
 
   test.before(async () => {
     await conn.raw(index, ['FT.CREATE', index, 'ON', 'HASH', 'PREFIX', '1', `${prefix}doc:`, 'SCHEMA', 'w', 'TEXT',
-      'platform__f', 'TAG', 'SEPARATOR', '|', 'SORTABLE', 'UNF', 'tags__f', 'TAG', 'SEPARATOR', '|', 'SORTABLE', 'UNF',
-      'domains__f', 'TAG', 'SEPARATOR', '|', 'SORTABLE', 'UNF'], false)
+      FACETS_FIELD, 'TAG', 'SORTABLE', 'UNF', 'NOINDEX'], false)
     for (const d of docs) {
-      const hash = ['w', d.word, 'platform__f', d.platform, ...(d.tags.length ? ['tags__f', d.tags.join('|')] : [])]
-      await client.sendCommand(['HSET', d.key, ...hash])
-      await client.sendCommand(['ZADD', facetValuesKey(index, 'platform'), '0', d.platform])
-      for (const t of d.tags) await client.sendCommand(['ZADD', facetValuesKey(index, 'tags'), '0', t])
+      const line = facetLine(new Map([['platform', [d.platform]], ['tags', d.tags], ['domains', []]]))
+      await client.sendCommand(['HSET', d.key, 'w', d.word, FACETS_FIELD, line])
     }
   })
   test.after(async () => {
     await conn.raw(index, ['FT.DROPINDEX', index, 'DD'], false).catch(() => {})
-    await conn.raw(index, ['DEL', facetValuesKey(index, 'platform'), facetValuesKey(index, 'tags')], false)
     await conn.close()
   })
 
