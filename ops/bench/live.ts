@@ -82,8 +82,10 @@ async function stopAll(): Promise<void> {
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().then(() => process.exit(130)))
 const base = new URL(`http://127.0.0.1:${port}`)
 try {
-  for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 120_000))
-  children.push(await startChild('gateway/main.ts', env, /gateway listening/, 120_000))
+  // BENCH_PROFILE=<dir>: CPU profiles of the worker and the gateway, written there when they stop.
+  const profile = (name: string) => (process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${name}.cpuprofile`] : [])
+  for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 120_000, profile(`worker-${w}`)))
+  children.push(await startChild('gateway/main.ts', env, /gateway listening/, 120_000, profile('gateway')))
 } catch (err) {
   await stopAll()
   throw err
