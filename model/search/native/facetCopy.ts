@@ -5,20 +5,26 @@
  */
 import { FIELD_SEP, VALUE_SEP } from './entries.ts'
 
-/** For each byte of a bitmap, the positions of its set bits (0 = the most significant, as SETBIT numbers them). */
-const BITS_OF: readonly number[][] = Array.from({ length: 256 }, (_, byte) => [0, 1, 2, 3, 4, 5, 6, 7].filter((bit) => (byte & (0x80 >> bit)) !== 0))
-
 export class FacetCopy {
   private readonly ids = new Map<string, number>()
   private readonly values: { field: string; lower: string }[] = []
-  private readonly docs: (number[] | undefined)[] = []
+  /**
+   * Every document's value ids, packed: document n's are `packed[start[n] .. start[n] + size[n])`. A new line is
+   * appended at the end (its old ids are left behind); when the end is reached, the live ids are packed again into
+   * an array twice their size. Counting reads two typed arrays, not one small array per document.
+   */
+  private packed = new Int32Array(1024)
+  private used = 0
+  private live = 0
+  private start = new Int32Array(1024)
+  private size = new Int32Array(1024)
 
   /** Document `number` now has the facet line `line` (entries.ts facetLine), or no document has it (undefined). */
   set(number: number, line: string | undefined): void {
-    // Grown one by one, so that the array stays a plain list (an element far past its end would make it a slow
-    // dictionary).
-    while (this.docs.length <= number) this.docs.push(undefined)
-    if (line === undefined) { this.docs[number] = undefined; return }
+    if (number >= this.start.length) this.grow(number + 1)
+    this.live -= this.size[number]!
+    this.size[number] = 0
+    if (line === undefined) return
     const ids: number[] = []
     for (const part of line.split(FIELD_SEP)) {
       const [field, ...lowers] = part.split(VALUE_SEP)
@@ -34,7 +40,38 @@ export class FacetCopy {
         ids.push(id)
       }
     }
-    this.docs[number] = ids
+    if (this.used + ids.length > this.packed.length) this.repack(ids.length)
+    this.packed.set(ids, this.used)
+    this.start[number] = this.used
+    this.size[number] = ids.length
+    this.used += ids.length
+    this.live += ids.length
+  }
+
+  /** Room for documents up to `count`. */
+  private grow(count: number): void {
+    const length = Math.max(count, 2 * this.start.length)
+    const start = new Int32Array(length)
+    const size = new Int32Array(length)
+    start.set(this.start)
+    size.set(this.size)
+    this.start = start
+    this.size = size
+  }
+
+  /** Packs the live ids to the front (into a larger array when they fill half of it), with room for `more`. */
+  private repack(more: number): void {
+    const packed = new Int32Array(Math.max(1024, 2 * (this.live + more)))
+    let at = 0
+    for (let n = 0; n < this.size.length; n++) {
+      const k = this.size[n]!
+      if (k === 0) continue
+      packed.set(this.packed.subarray(this.start[n]!, this.start[n]! + k), at)
+      this.start[n] = at
+      at += k
+    }
+    this.packed = packed
+    this.used = at
   }
 
   /**
@@ -44,10 +81,14 @@ export class FacetCopy {
    */
   countBitmap(bitmap: Buffer, fields: readonly string[], limit: number): Map<string, [string, number][]> {
     const counts = new Uint32Array(this.values.length)
-    for (let byte = 0; byte < bitmap.length; byte++) {
-      const bits = bitmap[byte]!
-      if (bits === 0) continue
-      for (const bit of BITS_OF[bits]!) this.tally(counts, byte * 8 + bit)
+    const bytes = Math.min(bitmap.length, Math.ceil(this.size.length / 8))
+    for (let byte = 0; byte < bytes; byte++) {
+      let bits = bitmap[byte]!
+      while (bits !== 0) {
+        const bit = Math.clz32(bits) - 24
+        bits ^= 0x80 >> bit
+        this.tally(counts, byte * 8 + bit)
+      }
     }
     return this.top(counts, fields, limit)
   }
@@ -60,8 +101,10 @@ export class FacetCopy {
   }
 
   private tally(counts: Uint32Array, number: number): void {
-    const ids = this.docs[number]
-    if (ids) for (let k = 0; k < ids.length; k++) counts[ids[k]!]!++
+    if (number >= this.size.length) return
+    const from = this.start[number]!
+    const to = from + this.size[number]!
+    for (let k = from; k < to; k++) counts[this.packed[k]!]!++
   }
 
   private top(counts: Uint32Array, fields: readonly string[], limit: number): Map<string, [string, number][]> {

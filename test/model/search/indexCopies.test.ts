@@ -60,4 +60,26 @@ test('facet copy: counts from a bitmap or from numbers equal counting each docum
   assert.equal(facets.countNumbers([0, 3, 9, 17], ['tags', 'platform', 'owners'], 10), counted, 'by numbers as by bitmap')
 })
 
+test('facet copy: lines set again and again (packed anew many times) count as the last line of each document', () => {
+  const facets = new FacetCopy()
+  const last = new Map<number, string[]>()
+  let seed = 7
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  for (let step = 0; step < 20_000; step++) {
+    const n = Math.floor(random() * 3000)
+    if (random() < 0.1) { facets.set(n, undefined); last.delete(n); continue }
+    const tags = Array.from({ length: Math.floor(random() * 4) }, () => `t${Math.floor(random() * 30)}`)
+    facets.set(n, ['tags', ...new Set(tags)].join(VALUE_SEP))
+    last.set(n, [...new Set(tags)])
+  }
+  const numbers = [...last.keys()].filter((n) => n % 3 === 0)
+  const bitmap = Buffer.alloc(3000 / 8 + 1)
+  for (const n of numbers) bitmap[n >> 3]! |= 0x80 >> (n & 7)
+  const expected = new Map<string, number>()
+  for (const n of numbers) for (const t of last.get(n)!) expected.set(t, (expected.get(t) ?? 0) + 1)
+  const sorted = [...expected].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+  assert.equal(facets.countBitmap(bitmap, ['tags'], 100).get('tags'), sorted)
+  assert.equal(facets.countNumbers(numbers, ['tags'], 100).get('tags'), sorted)
+})
+
 test.run()
