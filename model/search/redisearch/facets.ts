@@ -10,7 +10,7 @@
  * (FT.PROFILE showed 97,998 of 100,000 documents grouped on a loaded machine).
  */
 import type { Commands } from './companions.ts'
-import { FACETS_FIELD, parseFacetLine } from './fields.ts'
+import { FACETS_FIELD, visitFacetLine } from './fields.ts'
 
 /** field -> value (as indexed, original case) -> number of matching documents. */
 export type FacetCounts = Map<string, Map<string, number>>
@@ -25,20 +25,25 @@ export async function facetCounts(client: Commands, index: string, query: string
   if (fields.length === 0) return result
   let reply = (await client.sendCommand(['FT.AGGREGATE', index, query, 'LOAD', '1', `@${FACETS_FIELD}`,
     'WITHCURSOR', 'COUNT', String(chunk), 'TIMEOUT', '0', 'DIALECT', '2'])) as CursorReply
+  // Documents that share their facet values share a line: each distinct line is read once.
+  const lines = new Map<string, number>()
   for (;;) {
     // A row: [FACETS_FIELD, line] (or nothing, for a document written before the line existed: none are left
     // once the start-up backfill ran, companions.ts).
     for (const row of reply[0].slice(1) as (string | null)[][]) {
       const line = row[1]
-      if (!line) continue
-      for (const [field, values] of parseFacetLine(line)) {
-        const buckets = result.get(field)
-        if (buckets) for (const v of values) buckets.set(v, (buckets.get(v) ?? 0) + 1)
-      }
+      if (line) lines.set(line, (lines.get(line) ?? 0) + 1)
     }
-    if (String(reply[1]) === '0') return result
+    if (String(reply[1]) === '0') break
     reply = (await client.sendCommand(['FT.CURSOR', 'READ', index, String(reply[1]), 'COUNT', String(chunk)])) as CursorReply
   }
+  for (const [line, n] of lines) {
+    visitFacetLine(line, (field, value) => {
+      const buckets = result.get(field)
+      if (buckets) buckets.set(value, (buckets.get(value) ?? 0) + n)
+    })
+  }
+  return result
 }
 
 /** `all` minus `outside`, value by value (counts of the matches, from the index's totals and the non-matches'). */

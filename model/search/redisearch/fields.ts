@@ -42,12 +42,23 @@ export function facetLine(facets: ReadonlyMap<string, readonly string[]>): strin
   return parts.length > 0 ? parts.join(FIELD_SEP) : FIELD_SEP
 }
 
-/** The facet values of a facet line: field -> distinct values. */
-export function parseFacetLine(line: string): [string, string[]][] {
-  return line.split(FIELD_SEP).filter((part) => part !== '').map((part) => {
-    const [field, ...values] = part.split(VALUE_SEP)
-    return [field!, values]
-  })
+/** Calls `visit` with each field and value of a facet line, without splitting it into arrays. */
+export function visitFacetLine(line: string, visit: (field: string, value: string) => void): void {
+  for (let at = 0; at < line.length;) {
+    let end = line.indexOf(FIELD_SEP, at)
+    if (end < 0) end = line.length
+    let cut = line.indexOf(VALUE_SEP, at)
+    if (cut >= 0 && cut < end) {
+      const field = line.slice(at, cut)
+      while (cut < end) {
+        let next = line.indexOf(VALUE_SEP, cut + 1)
+        if (next < 0 || next > end) next = end
+        visit(field, line.slice(cut + 1, next))
+        cut = next
+      }
+    }
+    at = end + 1
+  }
 }
 
 /** The search fields of an entity type, the urn field first. */
