@@ -6,6 +6,7 @@
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import { scanKeys } from '../../../model/store/redis.ts'
 import { deleteKeys } from '../../helpers/store.ts'
 import { startService, tokenFor, type TestService, searchEngines } from '../../helpers/service.ts'
 
@@ -118,9 +119,9 @@ for (const { name, overrides } of engines) {
       assert.ok(range.numEntities > 0)
       // What an earlier version wrote: no facet line in the documents, no lexicons, no markers of either.
       const redis = svc.gateway.model.redis
-      for (const key of await redis.keys(`${svc.config.keyPrefix}{*}:doc:dataset:*`)) await redis.hdel(key, '__facets')
+      await scanKeys(redis, `${svc.config.keyPrefix}{*}:doc:dataset:*`, async (keys) => { for (const key of keys) await redis.hdel(key, '__facets') })
       await deleteKeys(redis, svc.config.keyPrefix, '{*}:idx:*:s[vn]:*')
-      for (const key of await redis.keys(`${svc.config.keyPrefix}{*}:idx:dataset:gen`)) await redis.hdel(key, 'lexicons', 'facetlines')
+      await scanKeys(redis, `${svc.config.keyPrefix}{*}:idx:dataset:gen`, async (keys) => { for (const key of keys) await redis.hdel(key, 'lexicons', 'facetlines') })
       assert.is((await ranged()).body.value.numEntities, 0)
       await svc.gateway.model.engine.ensureIndexes()
       assert.equal(await search(svc, 'zebra', 0, 100), word)
