@@ -7,9 +7,9 @@
  *   - reads the cluster's map from every master (CLUSTER NODES: who owns each slot, and on the master's own line
  *     which slots it is migrating or importing) and the indexes each master holds (FT._LIST);
  *   - creates a shard's index where it is missing on the slot's owner and on a node importing the slot (that one
- *     with ASKING, as the slot is not its own yet, and SKIPINITIALSCAN). RediSearch indexes every document MIGRATE
- *     brings afterwards (RESTORE), so the index fills as the slot's keys arrive; the documents that arrived before
- *     it are written again once the slot has moved (`whole`), which completes it: no rebuild;
+ *     with ASKING, as the slot is not its own yet), both with SKIPINITIALSCAN. RediSearch indexes every document
+ *     MIGRATE brings (RESTORE) or a write changes afterwards, so the index fills as the slot's keys arrive; the
+ *     documents that were there before it are written again (`whole`), which completes it: no rebuild;
  *   - drops the copy left on a node that no longer owns the slot (its documents left with the slot; MIGRATE deleted
  *     them, and the copy with them). FT.DROPINDEX is routed by the index name, which that node no longer serves:
  *     it is sent there inside `CLUSTER SETSLOT <slot> IMPORTING <owner>` ... `STABLE` with ASKING, a few
@@ -17,8 +17,8 @@
  *     when no slot of the cluster is migrating, and when the node holds no key of the slot, so it never races an
  *     operator's move.
  * A round creates what is missing in one pipeline per node and never waits for an index to fill: the index's
- * generation is bumped on the owner once FT.INFO says it has indexed the documents already there (checked each
- * round), at once after a drop, and when its slot has finished moving, so that no answer remembered while the
+ * generation is bumped on the owner once it holds the documents already there (checked each round, and written
+ * again where it lacks some), at once after a drop, and when its slot has finished moving, so that no answer remembered while the
  * index was filling is served (memo.ts). A moved shard's index is checked against the shard's live urns, and the
  * shard's documents are written again, unchanged, when the index lacks some (`whole`). Documents are never deleted
  * or changed (FT.DROPINDEX without DD). Each process of the service runs the rounds; doing the same creation, drop
@@ -229,11 +229,12 @@ export class IndexPlacement {
       for (const d of list) {
         const importing = m.importing.has(d.slot)
         if (importing) pipeline.asking()
-        // On an importing node without the initial scan: a scan walks the node's whole keyspace once per index
-        // created (dozens at once when a shard arrives) and was seen never to finish there. The documents MIGRATE
-        // brings from now on are indexed as they arrive; those that came before are written again once the slot
-        // has moved (`whole`).
-        const create = importing ? withoutInitialScan(d.create) : d.create
+        // Without the initial scan, on an importing node and on the owner alike: a scan walks the node's whole
+        // keyspace once per index created (dozens at once when a shard arrives), was seen never to finish on an
+        // importing node, and on an owner holding ~75,000 keys stayed at 0% for minutes (a shard's search
+        // incomplete 14-28 s after a slot moved back). The documents MIGRATE brings or the apply script writes
+        // from now on are indexed as they arrive; those already there are written again (`whole`).
+        const create = withoutInitialScan(d.create)
         pipeline.call(create[0]!, ...create.slice(1))
         at.push(pipeline.length - 1)
       }
@@ -323,9 +324,9 @@ export class IndexPlacement {
   }
 
   /**
-   * Indexes created on their owner index the documents already there in the background (FT.INFO `indexing`):
-   * each one done since the last round gets its generation bumped, so no answer remembered while it filled is
-   * served after. Rounds never wait for one to fill.
+   * Indexes created on their owner (without the initial scan) are completed from the documents already there
+   * (`whole`; one still `indexing`, created by an earlier version with the scan, is judged once it has filled),
+   * then get their generation bumped, so no answer remembered while one filled is served after.
    */
   private async touchFilled(masters: MasterView[]): Promise<void> {
     await Promise.all([...this.filling].map(async ([index, { owner: id, d }]) => {
