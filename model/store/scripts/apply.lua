@@ -51,8 +51,9 @@
            To log is to XADD log MAXLEN ~ maxlen * <fields>, and SET origin <entry id> when that entry began the log
            (the index's change log, read by native/indexMirror.ts).
            Running the same ops twice leaves the same state (every op sets what it derives from the state it
-           reads); restating a document (remove, then add: restore indices) re-lists a posting that lost its
-           lexicon entry once the document is its only member.
+           reads), VCOUNT excepted: it moves a count, and is safe because an apply runs once (ARGV[2] above);
+           restating a document (remove, then add: restore indices) re-lists a posting that lost its lexicon
+           entry once the document is its only member.
 
   Returns  {1, newRev}  applied
            {0, rev}     this job was already applied to this entity (a retry): nothing done
