@@ -132,14 +132,10 @@ export async function facetTotals(client: Commands, index: string, facets: reado
  */
 export async function backfillCompanions(client: Commands, index: string, keyPrefix: string, facets: readonly string[]): Promise<number> {
   if (await client.sendCommand(['HGET', generationKey(index), BUILT])) return 0
-  let cursor = '0'
   let listed = 0
-  do {
-    const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', '1000'])) as [string, string[]]
-    cursor = next
-    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, 'urn', 'd'])))) as (string | null)[][]
+  await scanDocuments(client, keyPrefix, ['urn', 'd'], async (rows) => {
     const writes: Promise<unknown>[] = []
-    for (const [urn, json] of rows) {
+    for (const { values: [urn, json] } of rows) {
       if (!urn) continue
       listed++
       writes.push(client.sendCommand(['ZADD', liveKey(index), '0', urn]))
@@ -151,77 +147,75 @@ export async function backfillCompanions(client: Commands, index: string, keyPre
       }
     }
     await Promise.all(writes)
-  } while (cursor !== '0')
+  })
   await client.sendCommand(['HSET', generationKey(index), BUILT, '1'])
   await client.sendCommand(['HINCRBY', generationKey(index), 'n', '1'])
   return listed
 }
 
-/**
- * Builds the string lexicons of an index whose documents predate them (once per index, like backfillCompanions):
- * counts every document's TAG values of `fields` here, then writes the counts and lexicons one value per command.
- * One process builds them (a lock); until it is done, ranges of the index miss values. A document written while
- * this runs may be counted twice (its value then stays listed after its last document leaves: a range reads it and
- * matches nothing); `restore --rebuild` counts afresh. Returns how many documents it read.
- */
-export async function backfillLexicons(client: Commands, index: string, keyPrefix: string, fields: readonly string[]): Promise<number> {
-  if (fields.length === 0 || await client.sendCommand(['HGET', generationKey(index), LEXICONS_BUILT])) return 0
-  // One process builds (a gateway and a worker start together); the lock lapses if it dies half-way.
-  if (await client.sendCommand(['SET', `${index}:lexbuild`, '1', 'NX', 'EX', '600']) === null) return 0
-  const counts = new Map(fields.map((f) => [f, new Map<string, number>()]))
+/** Calls `visit` with the documents under `keyPrefix` (their key and the hash `fields`), a SCAN step at a time. */
+async function scanDocuments(client: Commands, keyPrefix: string, fields: readonly string[], visit: (rows: { key: string; values: (string | null)[] }[]) => Promise<void>): Promise<void> {
   let cursor = '0'
-  let read = 0
   do {
     const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', '1000'])) as [string, string[]]
     cursor = next
-    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, 'urn', ...fields])))) as (string | null)[][]
-    for (const [urn, ...values] of rows) {
-      if (!urn) continue
-      read++
-      fields.forEach((f, i) => {
-        const field = counts.get(f)!
-        for (const v of new Set((values[i] ?? '').split(TAG_SEPARATOR).filter((x) => x !== '').map((x) => x.toLowerCase()))) field.set(v, (field.get(v) ?? 0) + 1)
-      })
-    }
+    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, ...fields])))) as (string | null)[][]
+    await visit(keys.map((key, i) => ({ key, values: rows[i]! })))
   } while (cursor !== '0')
-  for (const [field, values] of counts) {
-    const list = [...values]
-    for (let i = 0; i < list.length; i += 5000) {
-      await Promise.all(list.slice(i, i + 5000).flatMap(([v, n]) => [
-        client.sendCommand(['HINCRBY', stringCountsKey(index, field), v, String(n)]), client.sendCommand(['ZADD', stringValuesKey(index, field), '0', v]),
-      ]))
-    }
-  }
-  await client.sendCommand(['HSET', generationKey(index), LEXICONS_BUILT, '1'])
-  await client.sendCommand(['DEL', `${index}:lexbuild`])
-  return read
 }
 
 /** Sets a document's facet line only while the document is there and has none (a write since has its own). */
 const SET_LINE = `if redis.call('HEXISTS', KEYS[1], 'urn') == 1 then return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) end return 0`
 
 /**
- * Gives the documents written before the facet line existed (fields.ts FACETS_FIELD) their line, from their `d`
- * (once per index and by one process, like backfillLexicons). Until it is done, their facet values are not counted
- * in the results they match. Returns how many documents it gave one.
+ * Builds what documents written by an earlier version lack, in one pass over them (once per index, by one process
+ * holding a lock that lapses if it dies half-way; each part has its own marker, so a part built before is left):
+ *   - the string lexicons of `fields`: every document's TAG values counted here, then the counts and lexicons
+ *     written one value per command. Until it is done, ranges of the index miss values. A document written while
+ *     this runs may be counted twice (its value then stays listed after its last document leaves: a range reads it
+ *     and matches nothing); `restore --rebuild` counts afresh;
+ *   - the facet line (fields.ts FACETS_FIELD), from the document's `d`, for documents that have none (a 1-line
+ *     script, so a document deleted or rewritten meanwhile is left as it is). Until it is done, their facet values
+ *     are not counted in the results they match.
+ * Returns how many documents it read.
  */
-export async function backfillFacetLines(client: Commands, index: string, keyPrefix: string, facets: readonly string[]): Promise<number> {
-  if (facets.length === 0 || await client.sendCommand(['HGET', generationKey(index), FACET_LINES_BUILT])) return 0
-  if (await client.sendCommand(['SET', `${index}:linebuild`, '1', 'NX', 'EX', '600']) === null) return 0
-  let cursor = '0'
-  let given = 0
-  do {
-    const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', '1000'])) as [string, string[]]
-    cursor = next
-    const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, FACETS_FIELD, 'd'])))) as (string | null)[][]
-    const writes = rows.map(([line, json], i) => {
-      if (line || !json) return 0
-      const fields = JSON.parse(json) as Record<string, string[]>
-      return client.sendCommand(['EVAL', SET_LINE, '1', keys[i]!, FACETS_FIELD, facetLine(new Map(facets.map((f) => [f, fields[f] ?? []])))])
-    })
-    given += (await Promise.all(writes)).reduce((n: number, r) => n + Number(r), 0)
-  } while (cursor !== '0')
-  await client.sendCommand(['HSET', generationKey(index), FACET_LINES_BUILT, '1'])
-  await client.sendCommand(['DEL', `${index}:linebuild`])
-  return given
+export async function backfillDocumentParts(client: Commands, index: string, keyPrefix: string, fields: readonly string[], facets: readonly string[]): Promise<number> {
+  const [lexiconsBuilt, linesBuilt] = (await client.sendCommand(['HMGET', generationKey(index), LEXICONS_BUILT, FACET_LINES_BUILT])) as (string | null)[]
+  const lexicons = fields.length > 0 && !lexiconsBuilt
+  const lines = facets.length > 0 && !linesBuilt
+  if (!lexicons && !lines) return 0
+  if (await client.sendCommand(['SET', `${index}:partsbuild`, '1', 'NX', 'EX', '600']) === null) return 0
+  const counts = new Map(fields.map((f) => [f, new Map<string, number>()]))
+  let read = 0
+  await scanDocuments(client, keyPrefix, ['urn', FACETS_FIELD, 'd', ...fields], async (rows) => {
+    const writes: Promise<unknown>[] = []
+    for (const { key, values: [urn, line, json, ...tags] } of rows) {
+      if (!urn) continue
+      read++
+      if (lexicons) {
+        fields.forEach((f, i) => {
+          const field = counts.get(f)!
+          for (const v of new Set((tags[i] ?? '').split(TAG_SEPARATOR).filter((x) => x !== '').map((x) => x.toLowerCase()))) field.set(v, (field.get(v) ?? 0) + 1)
+        })
+      }
+      if (lines && !line && json) {
+        const doc = JSON.parse(json) as Record<string, string[]>
+        writes.push(client.sendCommand(['EVAL', SET_LINE, '1', key, FACETS_FIELD, facetLine(new Map(facets.map((f) => [f, doc[f] ?? []])))]))
+      }
+    }
+    await Promise.all(writes)
+  })
+  if (lexicons) {
+    for (const [field, values] of counts) {
+      const list = [...values]
+      for (let i = 0; i < list.length; i += 5000) {
+        await Promise.all(list.slice(i, i + 5000).flatMap(([v, n]) => [
+          client.sendCommand(['HINCRBY', stringCountsKey(index, field), v, String(n)]), client.sendCommand(['ZADD', stringValuesKey(index, field), '0', v]),
+        ]))
+      }
+    }
+  }
+  await client.sendCommand(['HSET', generationKey(index), ...(lexicons ? [LEXICONS_BUILT, '1'] : []), ...(lines ? [FACET_LINES_BUILT, '1'] : [])])
+  await client.sendCommand(['DEL', `${index}:partsbuild`])
+  return read
 }

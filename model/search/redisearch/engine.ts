@@ -21,7 +21,7 @@ import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
 import { matchSuggestion, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
-import { backfillCompanions, backfillFacetLines, backfillLexicons, companionOps, companionPatterns, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
+import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
 import { FT, FtConnection } from './connection.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, documentTags, FACETS_FIELD, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery } from './query.ts'
@@ -115,8 +115,8 @@ export class RediSearchEngine implements SearchEngine {
         await om.fetchRepository(schema).createIndex().catch((err: Error) => { if (!/already exists/i.test(err.message)) throw err })
         // Companions for documents written before they existed (once per index, on the node holding the shard).
         await backfillCompanions(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), facetFieldNames(this.registry, entity))
-        await backfillLexicons(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), [...this.registry.searchFields(entity).keys()])
-        await backfillFacetLines(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), facetFieldNames(this.registry, entity))
+        // What documents written by an earlier version lack: string lexicons, facet lines (one pass for both).
+        await backfillDocumentParts(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), [...this.registry.searchFields(entity).keys()], facetFieldNames(this.registry, entity))
       }
     }
     this.conn.placement?.start()
