@@ -7,7 +7,9 @@
   relevance for words, 0 for everything else; then urn), so that a query of one set pages through it as it is
   (postings are used as they are, combinations are stored in temporary keys), and `bitmap()` answers a bitmap of the same documents (bit = the
   document's number, documentOps.ts), built only when facets need it: a posting's own bitmap when it has one,
-  else its members' numbers; a combination combines its parts' bitmaps with BITOP.
+  else its members' numbers; a combination combines its parts' bitmaps with BITOP. `cost()` answers how many
+  members building that bitmap would visit (0 when it only combines bitmaps the index keeps): a result whose
+  facets cost less from its members' numbers than from its bitmap is counted from the numbers (search-2.lua).
 ]]
 -- The most distinct values a string condition (or a word prefix) may match in this shard: ARGV[5] of both scripts.
 local MAX_FILTER_VALUES = tonumber(ARGV[5])
@@ -36,27 +38,62 @@ local function setBits(dest, urns)
   end
 end
 
--- A bitmap of the urns a set or sorted set holds: the posting's own bitmap when it keeps one, else built.
-local function bitmapOfKey(key)
+-- The bitmap a posting keeps of itself (documentOps.ts), or nil.
+local function ownBitmap(key)
+  if key == live then return P .. 'lb:' end
   if string.sub(key, 1, #P) == P then
     local own = P .. 'bm:' .. string.sub(key, #P + 1)
     if redis.call('EXISTS', own) == 1 then return own end
   end
-  if key == live then return P .. 'lb:' end
-  local dest = tmp()
+  return nil
+end
+
+-- The members of a set or sorted set.
+local function membersOf(key)
   local kind = redis.call('TYPE', key).ok
-  local members = {}
-  if kind == 'zset' then members = redis.call('ZRANGE', key, 0, -1) elseif kind == 'set' then members = redis.call('SMEMBERS', key) end
-  setBits(dest, members)
+  if kind == 'zset' then return redis.call('ZRANGE', key, 0, -1) elseif kind == 'set' then return redis.call('SMEMBERS', key) end
+  return {}
+end
+
+-- The number of members of a set or sorted set.
+local function sizeOf(key)
+  local kind = redis.call('TYPE', key).ok
+  if kind == 'zset' then return redis.call('ZCARD', key) elseif kind == 'set' then return redis.call('SCARD', key) end
+  return 0
+end
+
+-- A bitmap of the urns a set or sorted set holds (`own`: the one the posting keeps, if known), else built.
+local function bitmapOfKey(key, own)
+  own = own or ownBitmap(key)
+  if own then return own end
+  local dest = tmp()
+  setBits(dest, membersOf(key))
   return expiring(dest)
 end
 
+-- Memoizes a function of no arguments.
+local function once(f)
+  local done, value = false, nil
+  return function()
+    if not done then value, done = f(), true end
+    return value
+  end
+end
+
 local function leaf(key)
-  local bitmap
-  return { key = key, bitmap = function()
-    if not bitmap then bitmap = bitmapOfKey(key) end
-    return bitmap
-  end }
+  local own = once(function() return ownBitmap(key) or false end)
+  return {
+    key = key,
+    bitmap = once(function() return bitmapOfKey(key, own()) end),
+    cost = once(function() return own() and 0 or sizeOf(key) end),
+  }
+end
+
+-- The members building the bitmaps of `exprs` visits.
+local function costOf(exprs)
+  local n = 0
+  for _, e in ipairs(exprs) do n = n + e.cost() end
+  return n
 end
 
 -- Combines bitmaps with BITOP (AND or OR) into a temporary key.
@@ -101,12 +138,13 @@ local function union(exprs, aggregate)
   if #exprs == 0 then return false end
   if #exprs == 1 then return exprs[1] end
   local key = storeChunked('ZUNIONSTORE', tmp(), keysOf(exprs), aggregate or 'MAX')
-  local bitmap
-  return { key = key, bitmap = function()
-    -- A few parts: OR their bitmaps; many (a range of values, each a small posting): the union's own members.
-    if not bitmap then bitmap = #exprs <= 16 and bitop('OR', exprs) or bitmapOfKey(key) end
-    return bitmap
-  end }
+  -- A few parts: OR their bitmaps; many (a range of values, each a small posting): the union's own members.
+  local few = #exprs <= 16
+  return {
+    key = key,
+    bitmap = once(function() return few and bitop('OR', exprs) or bitmapOfKey(key) end),
+    cost = once(function() return few and costOf(exprs) or redis.call('ZCARD', key) end),
+  }
 end
 
 -- The intersection of expressions (each weighing `weights[i]` in the stored scores, 0 when not given).
@@ -117,32 +155,32 @@ local function intersection(exprs, weights)
   args[#args + 1] = 'WEIGHTS'
   for i = 1, #exprs do args[#args + 1] = weights and weights[i] or 0 end
   redis.call(unpack(args))
-  local bitmap
-  return { key = expiring(args[2]), bitmap = function()
-    if not bitmap then bitmap = #exprs == 1 and exprs[1].bitmap() or bitop('AND', exprs) end
-    return bitmap
-  end }
+  return {
+    key = expiring(args[2]),
+    bitmap = once(function() return #exprs == 1 and exprs[1].bitmap() or bitop('AND', exprs) end),
+    cost = once(function() return costOf(exprs) end),
+  }
 end
 
 -- Every live urn not in `matched` (an expression, or false for none).
 local function complement(matched)
   local dest = tmp()
   if matched then redis.call('ZDIFFSTORE', dest, 2, live, matched.key) else redis.call('ZUNIONSTORE', dest, 1, live) end
-  local bitmap
-  return { key = expiring(dest), bitmap = function()
-    if not bitmap then
+  return {
+    key = expiring(dest),
+    bitmap = once(function()
       -- live AND NOT matched == live XOR (live AND matched)
-      bitmap = tmp()
+      local bitmap = tmp()
       if matched then
         redis.call('BITOP', 'AND', bitmap, P .. 'lb:', matched.bitmap())
         redis.call('BITOP', 'XOR', bitmap, P .. 'lb:', bitmap)
       else
         redis.call('BITOP', 'OR', bitmap, P .. 'lb:')
       end
-      expiring(bitmap)
-    end
-    return bitmap
-  end }
+      return expiring(bitmap)
+    end),
+    cost = once(function() return matched and matched.cost() or 0 end),
+  }
 end
 
 local function kwKey(field, lower) return P .. 'kw:' .. field .. '\0' .. lower end

@@ -18,13 +18,15 @@
            its relevance (the ascending order of the result set). Facets of a match-all, from the index's counts:
            values in original spellings, each facet reporting (at most maxFacetValues of) the field's most frequent
            values. Any other result's facets are counted by the caller (indexMirror.ts), from its documents'
-           numbers: a result of at most smallResult urns lists them (`numbers`); a larger one names its bitmap
-           (`bitmap key`: a posting's own bitmap, or a temporary key the caller deletes; it expires in 60 s
+           numbers: a result of at most smallResult urns lists them (`numbers`), and so does one whose bitmap
+           would be built from at least as many members as it has (a union of many values); any other names its
+           bitmap (`bitmap key`: a posting's own bitmap, or a temporary key the caller deletes; it expires in 60 s
            regardless). The unused ones are '' and {}.
   Cost     bounded by the page and the facet values shown, not by the number of matches: paging is ZRANGE on a
            posting (a query of one word, one value or one filter) or on the intersection of the query's sets (as
-           large as its smallest set); facets read the kept counts, at most smallResult document numbers, or one
-           bitmap (the bitmap of a combination of sets is one BITOP of N/8 bytes per set).
+           large as its smallest set); facets read the kept counts, the result's document numbers (at most
+           smallResult, or fewer than building its bitmap would visit), or one bitmap (the bitmap of a combination
+           of sets is one BITOP of N/8 bytes per set).
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
@@ -139,7 +141,10 @@ if result then
   if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1, 'WITHSCORES') end
   if #facetFields > 0 and total > 0 then
     if result.key == live then facets = matchAllFacets()
-    elseif total <= smallResult then numbers = documentNumbers(result.key)
+    elseif total <= smallResult or total <= result.cost() then
+      -- Reading its documents' numbers visits `total` members; its bitmap, `cost()` (0 when it only combines the
+      -- bitmaps postings keep, every member when it is built from members, e.g. a union of many values).
+      numbers = documentNumbers(result.key)
     else
       bitmap = result.bitmap()
       keep(bitmap)

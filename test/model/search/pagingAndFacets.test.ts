@@ -112,6 +112,24 @@ for (const { name, overrides } of engines) {
     assert.is(facet(await search(svc, 'zebra', 0, 10), 'tags'), undefined)
     assert.is(facet(await search(svc, '*', 0, 10), 'tags'), undefined)
   })
+  test('facets of a filter on many values (a union of more than 16 postings), and of its negation, count exactly their matches', async ({ svc }) => {
+    // Twelve names that exist and eight that do not: the native engine counts such a union from its documents'
+    // numbers (cheaper than building its bitmap from every member), its negation from the live bitmap.
+    const values = [...Array.from({ length: 12 }, (_, i) => `db.tie_${String(i).padStart(2, '0')}`), ...Array.from({ length: 8 }, (_, i) => `db.absent_${i}`)]
+    const filtered = async (negated: boolean) => {
+      const res = await svc.call('POST', '/entities?action=search', { input: '*', entity: 'dataset', start: 0, count: 100, filter: { or: [{ and: [{ field: 'name', condition: 'EQUAL', values, negated }] }] } })
+      assert.is(res.status, 200, JSON.stringify(res.body))
+      return res.body.value
+    }
+    const all = await search(svc, '*', 0, 100)
+    const matched = await filtered(false)
+    assert.is(matched.numEntities, 12)
+    assert.equal(facet(matched, 'platform'), { hive: 4, kafka: 4, s3: 4 })
+    const rest = await filtered(true)
+    assert.is(rest.numEntities, all.numEntities - 12)
+    const expected = Object.fromEntries(Object.entries(facet(all, 'platform')!).map(([v, n]) => [v, n - (PLATFORMS.includes(v) ? 4 : 0)]).filter(([, n]) => n > 0))
+    assert.equal(facet(rest, 'platform') ?? {}, expected)
+  })
   if (name === 'redisearch') {
     test('a store written before the facet lines and string lexicons gets them at start-up', async ({ svc }) => {
       const ranged = () => svc.call('POST', '/entities?action=search', { input: '*', entity: 'dataset', start: 0, count: 100, filter: { or: [{ and: [{ field: 'name', condition: 'GREATER_THAN', value: 'db.tie_05' }] }] } })
