@@ -31,7 +31,7 @@ for (const kind of kinds) {
     const log = (await redis.slowlog('GET', 10000)) as [number, number, number, string[]][]
     const mine = log.filter((e) => !String(e[3][0]).toLowerCase().startsWith('slowlog'))
     const total = mine.reduce((n, e) => n + e[2], 0)
-    const big = mine.filter((e) => e[2] > 300).map((e) => `${(e[2] / 1000).toFixed(1)}ms ${e[3].slice(0, 3).join(' ').slice(0, 90)}`)
+    const big = mine.filter((e) => e[2] > Number(process.env.PROBE_MIN_US ?? 300)).reverse().map((e) => `${(e[2] / 1000).toFixed(1)}ms ${e[3].slice(0, 3).join(' ').slice(0, 90)}`)
     console.log(`${kind.kind} | ${res.status} ${ms.toFixed(1)} ms | redis ${(total / 1000).toFixed(1)} ms in ${mine.length} cmds | ${req.body?.slice(0, 120)}`)
     for (const b of big) console.log('    ', b)
   }

@@ -83,6 +83,30 @@ function describe(args: string[], scripts: Map<string, string>): string {
 /** Control bytes (separators inside keys) shown as `.`, so that the report stays text. */
 const printable = (s: string) => s.replace(/[\u0000-\u001f\u007f]/g, '.')
 
+/** Clears every node's per-command statistics (INFO commandstats). */
+export async function resetCommandStats(nodes: readonly Redis[]): Promise<void> {
+  for (const n of nodes) await n.call('CONFIG', 'RESETSTAT')
+}
+
+export interface CommandTime { command: string; calls: number; ms: number }
+
+/**
+ * Redis time by command since resetCommandStats, summed over the nodes, the `top` largest first. A script's time
+ * (EVALSHA) includes the commands it called, which are counted under their own names too.
+ */
+export async function commandTimes(nodes: readonly Redis[], top = 10): Promise<CommandTime[]> {
+  const byCommand = new Map<string, CommandTime>()
+  for (const n of nodes) {
+    for (const [, command, calls, usec] of (await n.info('commandstats')).matchAll(/cmdstat_([\w|]+):calls=(\d+),usec=(\d+)/g)) {
+      const t = byCommand.get(command!) ?? { command: command!, calls: 0, ms: 0 }
+      t.calls += Number(calls)
+      t.ms += Number(usec) / 1000
+      byCommand.set(command!, t)
+    }
+  }
+  return [...byCommand.values()].filter((t) => !/^(slowlog|config|info)$/.test(t.command)).sort((a, b) => b.ms - a.ms).slice(0, top)
+}
+
 /** CPU seconds each node's server used so far (used_cpu_user + used_cpu_sys). */
 export async function cpuSeconds(nodes: readonly Redis[]): Promise<number[]> {
   return Promise.all(nodes.map(async (n) => {
