@@ -6,6 +6,9 @@
  */
 import { hashTagOf } from './shards.ts'
 
+/** `k` in a key mask. */
+const K = 107
+
 /** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK, KLINK, KUNLINK) or a native index op (DOC, UNDOC, POST, TALLY, LEXLOG) or a lexicon count (VCOUNT): see apply.lua. */
 export type Op = string[]
 
@@ -24,6 +27,22 @@ function keyPositions(cmd: string, argc: number): number[] {
     case 'VCOUNT': return [0, 1]
     default: return [0]
   }
+}
+
+/**
+ * The key mask of a command with `argc` arguments: `k` where the argument is a key, `v` for a value. Masks are few
+ * (a command and an argument count each), so they are made once: an apply encodes hundreds of ops.
+ */
+const masks = new Map<string, string>()
+function maskOf(cmd: string, argc: number): string {
+  const id = `${cmd}/${argc}`
+  let mask = masks.get(id)
+  if (mask === undefined) {
+    const positions = new Set(keyPositions(cmd, argc))
+    mask = Array.from({ length: argc }, (_, i) => (positions.has(i) ? 'k' : 'v')).join('')
+    masks.set(id, mask)
+  }
+  return mask
 }
 
 /** An apply's KEYS and the ARGV tail describing its ops. */
@@ -51,10 +70,11 @@ export function encodeOps(first: readonly string[], ops: readonly Op[]): Encoded
     return String(i)
   }
   const args: string[] = [String(ops.length)]
-  for (const [cmd, ...rest] of ops) {
-    const positions = new Set(keyPositions(cmd!, rest.length))
-    const mask = rest.map((_, i) => (positions.has(i) ? 'k' : 'v')).join('')
-    args.push(cmd!, String(rest.length), mask, ...rest.map((a, i) => (positions.has(i) ? keyRef(a) : a)))
+  for (const op of ops) {
+    const argc = op.length - 1
+    const mask = maskOf(op[0]!, argc)
+    args.push(op[0]!, String(argc), mask)
+    for (let i = 0; i < argc; i++) args.push(mask.charCodeAt(i) === K ? keyRef(op[i + 1]!) : op[i + 1]!)
   }
   const tag = hashTagOf(keys[0] ?? '')
   const stray = keys.find((k) => hashTagOf(k) !== tag)

@@ -121,11 +121,14 @@ local function buildBitmap(key, docs, bitmap)
   end
 end
 
--- Appends an entry to an index's change log (see "To log" above).
+-- Appends an entry to an index's change log (see "To log" above). A log seen or begun in this run exists until
+-- the run ends (or a DEL op names it), so it is looked for once.
+local logsSeen = {}
 local function logChange(log, origin, maxlen, ...)
-  local begun = redis.call('EXISTS', log) == 0
+  local begun = not logsSeen[log] and redis.call('EXISTS', log) == 0
   local id = redis.call('XADD', log, 'MAXLEN', '~', maxlen, '*', ...)
   if begun then redis.call('SET', origin, id) end
+  logsSeen[log] = true
 end
 
 local i = 4
@@ -252,7 +255,7 @@ for _ = 1, n do
       redis.call('ZADD', a[2], 0, a[3])
     end
   elseif allowed[cmd] then
-    if cmd == 'DEL' then for _, key in ipairs(a) do known[key] = nil end else known[a[1]] = nil end
+    if cmd == 'DEL' then for _, key in ipairs(a) do known[key] = nil; logsSeen[key] = nil end else known[a[1]] = nil end
     local reply = redis.call(cmd, unpack(a))
     if cmd == 'ZADD' and reply == 1 then thisChange = '1' elseif cmd == 'ZREM' and reply == 1 then thisChange = '0' end
   else

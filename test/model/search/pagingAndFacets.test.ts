@@ -127,7 +127,7 @@ for (const { name, overrides } of engines) {
     assert.equal(facet(matched, 'platform'), { hive: 4, kafka: 4, s3: 4 })
     const rest = await filtered(true)
     assert.is(rest.numEntities, all.numEntities - 12)
-    const expected = Object.fromEntries(Object.entries(facet(all, 'platform')!).map(([v, n]) => [v, n - (PLATFORMS.includes(v) ? 4 : 0)]).filter(([, n]) => n > 0))
+    const expected = Object.fromEntries(Object.entries(facet(all, 'platform')!).map(([v, n]): [string, number] => [v, n - (PLATFORMS.includes(v) ? 4 : 0)]).filter(([, n]) => n > 0))
     assert.equal(facet(rest, 'platform') ?? {}, expected)
   })
   if (name === 'redisearch') {
