@@ -21,6 +21,13 @@ export interface ShardHits {
   /** Hits [from, from+size) of the shard in (score descending, urn ascending) order. */
   hits: Hit[]
   facets: Facet[]
+  /** Each hit's stored document (field -> values, as JSON; null when it has none), when asked for and answered. */
+  documents?: (string | null)[]
+}
+
+/** What a shard's search may also answer: `documents`, the hits' stored documents (an engine may ignore it). */
+export interface ShardOptions {
+  documents?: boolean
 }
 
 /** One autocomplete candidate: a value and whether it matches from its start. */
@@ -40,7 +47,7 @@ export interface SearchEngine {
   /** Optional: records that a full rebuild (`restore --rebuild`) brought the index to this version's format. */
   markRebuilt?(): Promise<void>
   /** One shard's hits [from, from+size) in (score descending, urn ascending) order, its total and facets. */
-  searchShard(shard: number, query: SearchQuery, from: number, size: number): Promise<ShardHits>
+  searchShard(shard: number, query: SearchQuery, from: number, size: number, options?: ShardOptions): Promise<ShardHits>
   /**
    * Optional, for an engine that keeps each shard's documents in urn order: urns [start, start+count) of a query
    * that matches every document (no words, no filter) across all shards, without each shard sending its first

@@ -48,11 +48,12 @@ export class SearchService {
     // for a match-all the engine pages across shards itself, only their totals and facets).
     const single = this.keys.shards === 1
     const page = single ? null : (await this.engine.matchAllPage?.(query, req.start, count)) ?? null
+    // One shard also answers its page's documents (each of several would send its first start+count).
     const shards = await Promise.all(this.keys.allShards().map((shard) =>
-      this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : page ? 0 : req.start + count)))
+      this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : page ? 0 : req.start + count, { documents: single })))
     const merged = mergeHits(shards, req.start, count, MAX_FACET_VALUES)
     const hits = page ? { ...merged, urns: page } : merged
-    return this.answer(req, query, hits)
+    return this.answer(req, query, hits, single ? shards[0]!.documents : undefined)
   }
 
   /** A page in another order than relevance: the SORT_WINDOW most relevant matches re-ordered (model/search/sort.ts). */
@@ -74,10 +75,10 @@ export class SearchService {
     return this.answer(req, query, { ...window, urns })
   }
 
-  /** Route 6's `value` for a page of hits: matched fields read from the hits' documents. */
-  private async answer(req: SearchRequest, query: SearchQuery, hits: { total: number; urns: string[]; facets: Facet[] }) {
+  /** Route 6's `value` for a page of hits: matched fields from the hits' documents (`stored`, or read here). */
+  private async answer(req: SearchRequest, query: SearchQuery, hits: { total: number; urns: string[]; facets: Facet[] }, stored?: (string | null)[]) {
     const { text, count } = query
-    const docs = await this.documents(req.entity, hits.urns)
+    const docs = stored ?? await this.documents(req.entity, hits.urns)
     const fields = this.registry.searchFields(req.entity)
     const matches = hits.urns.map((_, i) => ({ matchedFields: matchedFields(text, fields, docs[i] ? JSON.parse(docs[i]!) as Record<string, string[]> : {}) }))
     return {

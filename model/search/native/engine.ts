@@ -15,7 +15,7 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { LuaScript } from '../../store/script.ts'
-import type { SearchEngine, ShardHits, Suggestion } from '../engine.ts'
+import type { SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
 import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
 import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '../types.ts'
@@ -78,9 +78,9 @@ export class NativeEngine implements SearchEngine {
   }
 
   /** Runs a search script, turning its FILTER_TOO_BROAD error into the 400 it stands for. */
-  private async runScript(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+  private async runScript(script: LuaScript, keys: string[], args: string[], options: { buffers?: boolean } = {}): Promise<unknown> {
     try {
-      return await script.run(this.redis, keys, args)
+      return await script.run(this.redis, keys, args, options)
     } catch (err) {
       const broad = /FILTER_TOO_BROAD (\S+) (\S+) (.*) matches (\d+) values/.exec(err instanceof Error ? err.message : '')
       // `input prefix <token>` (a word prefix) or `<field> <condition> <value>` (a filter criterion).
@@ -135,7 +135,7 @@ export class NativeEngine implements SearchEngine {
     return { prefix, keys: [`${prefix}live:`], tmp: `${this.keys.temporary(shard)}${randomUUID()}:` }
   }
 
-  async searchShard(shard: number, query: SearchQuery, from: number, size: number): Promise<ShardHits> {
+  async searchShard(shard: number, query: SearchQuery, from: number, size: number, { documents = false }: ShardOptions = {}): Promise<ShardHits> {
     // Writes acknowledged before now are in the answer: the copy of the index is read as of this moment.
     const asOf = performance.now()
     const words = query.text.kind === 'words' ? query.text.words : []
@@ -151,36 +151,31 @@ export class NativeEngine implements SearchEngine {
       ...encodeCriteria(await this.resolveInner(shard, query.entity, must, asOf)),
       ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))),
       String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
+      documents ? this.keys.docPrefix(shard, query.entity.name) : '',
     ]
-    const [total, scored, counted, bitmap, numbers] = (await this.runScript(searchScript, target.keys, args)) as [number, string[], (string | (string | number)[])[], string, number[]]
+    // Strings come back as Buffers (the bitmap is bytes).
+    const [total, scored, counted, bitmap, numbers, stored] = (await this.runScript(searchScript, target.keys, args, { buffers: true })) as [number, Buffer[], (Buffer | (Buffer | number)[])[], Buffer, number[], (Buffer | null)[]]
     const result: ShardHits = { total, hits: [], facets: [] }
     // The result set's score is minus the relevance: ascending order there is best first.
-    for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: scored[i]!, score: -Number(scored[i + 1]) || 0 })
+    for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: String(scored[i]!), score: -Number(String(scored[i + 1])) || 0 })
+    if (documents) result.documents = stored.map((d) => (d ? String(d) : null))
     const names = facets.map((f) => f.name)
-    const rawFacets = bitmap ? await this.countFacets(shard, query.entity, await this.readBitmap(bitmap, target.tmp), names, asOf)
+    const rawFacets = bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, names, asOf)
       : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, names, asOf)
         : counted
     for (let i = 0; i < rawFacets.length; i += 2) {
-      const name = rawFacets[i] as string
-      const buckets = rawFacets[i + 1] as (string | number)[]
+      const name = String(rawFacets[i])
+      const buckets = rawFacets[i + 1] as (string | Buffer | number)[]
       const field = fields.get(name)
       const aggregations: Record<string, number> = {}
       for (let j = 0; j < buckets.length; j += 2) {
         const original = String(buckets[j])
         const key = field?.facetKey === 'id' ? urnId(original) : original
-        aggregations[key] = (aggregations[key] ?? 0) + Number(buckets[j + 1])
+        aggregations[key] = (aggregations[key] ?? 0) + Number(String(buckets[j + 1]))
       }
       result.facets.push({ name, aggregations })
     }
     return result
-  }
-
-  /** A result's bitmap, deleted once read when it is one of this query's temporary keys (under `tmp`). */
-  private async readBitmap(key: string, tmp: string): Promise<Buffer> {
-    const bits = key.startsWith(tmp)
-      ? ((await this.redis.multi().getBuffer(key).del(key).exec()) ?? [])[0]?.[1] as Buffer | null
-      : await this.redis.getBuffer(key)
-    return bits ?? Buffer.alloc(0)
   }
 
   /**

@@ -291,13 +291,7 @@ local function readFilter()
   return union(groups, 'MAX')
 end
 
--- Keeps a temporary key past cleanup (the caller reads it, then deletes it; it expires regardless).
-local kept = {}
-local function keep(key) kept[key] = true end
-
--- Deletes the temporary keys of this call (but those kept).
+-- Deletes the temporary keys of this call.
 local function cleanup()
-  local doomed = {}
-  for _, key in ipairs(tmps) do if not kept[key] then doomed[#doomed + 1] = key end end
-  if #doomed > 0 then redis.call('DEL', unpack(doomed)) end
+  if #tmps > 0 then redis.call('DEL', unpack(tmps)) end
 end

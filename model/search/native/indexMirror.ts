@@ -75,6 +75,8 @@ interface IndexCopy {
   readFrom: number
   /** The read of the log under way, and the one that follows it (for calls that arrived after it began). */
   running?: Promise<void>
+  /** When (performance.now()) the read under way began. */
+  runningFrom: number
   next?: Promise<void>
 }
 
@@ -137,20 +139,23 @@ export class IndexMirror {
     let copy = this.copies.get(log)
     if (!copy) {
       const origin = this.keys.nativeIndex(shard, entityType, 'logorigin')
-      this.copies.set(log, (copy = { log, origin, began: null, lexicons: new Map(), originals: new Map(), generation: 0, wanted: new Set(), started: false, cursor: '0-0', seen: 0, readFrom: -Infinity }))
+      this.copies.set(log, (copy = { log, origin, began: null, lexicons: new Map(), originals: new Map(), generation: 0, wanted: new Set(), started: false, cursor: '0-0', seen: 0, readFrom: -Infinity, runningFrom: -Infinity }))
     }
     if (part === FACETS ? !copy.facets : !copy.lexicons.has(part)) copy.wanted.add(part)
-    if (copy.wanted.size > 0 || copy.readFrom < asOf) await this.catchUp(copy, shard, entityType)
+    if (copy.wanted.size > 0 || copy.readFrom < asOf) await this.catchUp(copy, shard, entityType, asOf)
     return copy
   }
 
   /**
-   * Brings the copy up to date with a read of the log that begins after this call: one read at a time per index;
-   * a call during a read waits for the next one, which serves every call that arrived meanwhile.
+   * Brings the copy up to date with a read of the log that begins at or after `asOf`: one read at a time per index;
+   * a call during a read that began before `asOf` (or that misses a part now wanted) waits for the next one, which
+   * serves every call that arrived meanwhile.
    */
-  private catchUp(copy: IndexCopy, shard: number, entityType: string): Promise<void> {
+  private catchUp(copy: IndexCopy, shard: number, entityType: string, asOf: number): Promise<void> {
+    if (copy.running && copy.wanted.size === 0 && copy.runningFrom >= asOf) return copy.running
     if (!copy.running) {
       const startedAt = performance.now()
+      copy.runningFrom = startedAt
       copy.running = this.readOnce(copy, shard, entityType)
         .then(() => { copy.readFrom = Math.max(copy.readFrom, startedAt) })
         .finally(() => { copy.running = undefined })
@@ -158,7 +163,7 @@ export class IndexMirror {
     }
     copy.next ??= copy.running.catch(() => {}).then(() => {
       copy.next = undefined
-      return this.catchUp(copy, shard, entityType)
+      return this.catchUp(copy, shard, entityType, asOf)
     })
     return copy.next
   }

@@ -12,16 +12,19 @@
            criteria list (groups are OR-ed). A criteria list is: count, then per criterion:
              field, condition, negated ('1'/'0'), numeric ('1'/'0'), value count, values (lower-cased)...
            then facet count, facet fields..., then the most values a facet reports, then the largest result whose
-           documents' numbers are listed (larger ones: their bitmap)
-  Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}, bitmap key, numbers}
+           documents' numbers are listed (larger ones: their bitmap), then the key prefix of the type's stored
+           documents in the shard ('' for none: the page's documents are not returned)
+  Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}, bitmap, numbers,
+           documents}
            Hits [start, start+count) ordered by relevance (sum of token scores) then urn; a hit's score is minus
            its relevance (the ascending order of the result set). Facets of a match-all, from the index's counts:
            values in original spellings, each facet reporting (at most maxFacetValues of) the field's most frequent
            values. Any other result's facets are counted by the caller (indexMirror.ts), from its documents'
            numbers: a result of at most smallResult urns lists them (`numbers`), and so does one whose bitmap
-           would be built from at least as many members as it has (a union of many values); any other names its
-           bitmap (`bitmap key`: a posting's own bitmap, or a temporary key the caller deletes; it expires in 60 s
-           regardless). The unused ones are '' and {}.
+           would be built from at least as many members as it has (a union of many values); any other answers its
+           bitmap's bytes (`bitmap`: N/8 bytes, one read of a posting's own bitmap or of the combination). The
+           unused ones are '' and {}. `documents`: each hit's stored document (field `d` of `<prefix><urn>`, false
+           when it has none) when a prefix was given, so that the caller needs no other read to show the page.
   Cost     bounded by the page and the facet values shown, not by the number of matches: paging is ZRANGE on a
            posting (a query of one word, one value or one filter) or on the intersection of the query's sets (as
            large as its smallest set); facets read the kept counts, the result's document numbers (at most
@@ -81,6 +84,7 @@ for i = 1, nFacets do facetFields[i] = ARGV[pos + i - 1] end
 pos = pos + nFacets
 local maxFacetValues = tonumber(ARGV[pos])
 local smallResult = tonumber(ARGV[pos + 1])
+local docPrefix = ARGV[pos + 2]
 
 local result
 if nothing then
@@ -134,7 +138,7 @@ local function documentNumbers(key)
   return numbers
 end
 
-local total, urns, facets, bitmap, numbers = 0, {}, {}, '', {}
+local total, urns, facets, bitmap, numbers, documents = 0, {}, {}, '', {}, {}
 if result then
   total = redis.call('ZCARD', result.key)
   local start, count = tonumber(ARGV[3]), tonumber(ARGV[4])
@@ -146,11 +150,13 @@ if result then
       -- bitmaps postings keep, every member when it is built from members, e.g. a union of many values).
       numbers = documentNumbers(result.key)
     else
-      bitmap = result.bitmap()
-      keep(bitmap)
+      bitmap = redis.call('GET', result.bitmap()) or ''
     end
+  end
+  if docPrefix ~= '' then
+    for i = 1, #urns, 2 do documents[#documents + 1] = redis.call('HGET', docPrefix .. urns[i], 'd') end
   end
 end
 
 cleanup()
-return { total, urns, facets, bitmap, numbers }
+return { total, urns, facets, bitmap, numbers, documents }
