@@ -13,6 +13,8 @@ export function compareHits(a: Hit, b: Hit): number {
 
 /** Facet counts summed per field and value; the `limit` largest values of each field are kept. */
 export function sumFacets(lists: readonly Facet[][], limit: number): Facet[] {
+  // One shard: nothing to sum; a facet is kept as it is unless it has zeros or more than `limit` values.
+  if (lists.length === 1) return lists[0]!.map((f) => (withinLimit(f, limit) ? f : trimmed(f.name, f.aggregations, limit)))
   const byField = new Map<string, Record<string, number>>()
   for (const facets of lists) {
     for (const facet of facets) {
@@ -21,11 +23,21 @@ export function sumFacets(lists: readonly Facet[][], limit: number): Facet[] {
       byField.set(facet.name, sums)
     }
   }
-  return [...byField].map(([name, sums]) => {
-    const entries = Object.entries(sums).filter(([, n]) => n > 0)
-    const kept = entries.length > limit ? entries.sort((a, b) => b[1] - a[1]).slice(0, limit) : entries
-    return { name, aggregations: Object.fromEntries(kept) }
-  })
+  return [...byField].map(([name, sums]) => trimmed(name, sums, limit))
+}
+
+/** A facet of the counts above 0 of `counts`, the `limit` largest when there are more. */
+function trimmed(name: string, counts: Record<string, number>, limit: number): Facet {
+  const entries = Object.entries(counts).filter(([, n]) => n > 0)
+  const kept = entries.length > limit ? entries.sort((a, b) => b[1] - a[1]).slice(0, limit) : entries
+  return { name, aggregations: Object.fromEntries(kept) }
+}
+
+/** Whether every count of `facet` is above 0 and it has at most `limit` values. */
+function withinLimit(facet: Facet, limit: number): boolean {
+  let n = 0
+  for (const value in facet.aggregations) if (!(facet.aggregations[value]! > 0) || ++n > limit) return false
+  return true
 }
 
 /** The page [start, start+count) of the merged hits of shards that each answered their first start+count. */

@@ -2,7 +2,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Hit } from '../../../model/search/engine.ts'
-import { compareHits, mergeSorted } from '../../../model/search/merge.ts'
+import { compareHits, mergeSorted, sumFacets } from '../../../model/search/merge.ts'
 
 test('merging sorted lists takes the same first hits as sorting all of them', () => {
   for (let seed = 1; seed <= 10; seed++) {
@@ -12,6 +12,17 @@ test('merging sorted lists takes the same first hits as sorting all of them', ()
     const all = lists.flat().sort(compareHits)
     for (const take of [0, 1, 10, 150, 300, 400]) assert.equal(mergeSorted(lists, take), all.slice(0, take), `seed ${seed}, take ${take}`)
   }
+})
+
+test('one shard\'s facets come out as summing them with nothing would: zeros dropped, the largest `limit` kept', () => {
+  const facets = [
+    { name: 'platform', aggregations: { hive: 3, kafka: 1 } },
+    { name: 'tags', aggregations: { a: 5, b: 0, c: 2 } },
+    { name: 'owners', aggregations: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`o${i}`, 1 + (i % 7)])) },
+  ]
+  for (const limit of [1, 2, 20, 100]) assert.equal(sumFacets([facets], limit), sumFacets([facets, []], limit), `limit ${limit}`)
+  assert.is(sumFacets([facets], 100)[0], facets[0], 'a facet within the limit is kept as it is')
+  assert.equal(sumFacets([facets], 100)[1]!.aggregations, { a: 5, c: 2 })
 })
 
 test.run()
