@@ -21,7 +21,7 @@ test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, thro
   const copy = new LexiconCopy((v) => v.toLowerCase())
   const held = new Set<string>()
   const check = () => {
-    for (const needle of ['', 'a', 'ab', 'aba', '_1', '22', 'zx', 'ab_', 'x.y', 'dadada', 'q', '\u0001']) {
+    for (const needle of ['', 'a', 'ab', 'aba', '_1', '22', 'zx', 'ab_', 'x.y', 'dadada', 'q', '\u0001', '\u0000', 'a\u0000ab', 'ba\u0001']) {
       const lower = needle.toLowerCase()
       const naive = (cond: 'CONTAIN' | 'END_WITH') => [...held].filter((v) => cond === 'CONTAIN' ? v.toLowerCase().includes(lower) : v.toLowerCase().endsWith(lower)).sort()
       assert.equal(copy.find('CONTAIN', lower).sort(), naive('CONTAIN'), `CONTAIN ${JSON.stringify(needle)}`)
@@ -38,6 +38,10 @@ test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, thro
   copy.delete('never there')
   check()
   for (let i = 0; i < 500; i++) { const v = `${word()}\u0001${word()}`; copy.add(v); held.add(v) }
+  check()
+  // Values holding the END_WITH order's separator, and deletes after that order was built.
+  for (let i = 0; i < 300; i++) { const v = `${word()}\u0000${word()}`; copy.add(v); held.add(v) }
+  for (const v of [...held]) if (rnd() < 0.2) { copy.delete(v); held.delete(v) }
   check()
   assert.is(copy.size, held.size)
 })
