@@ -5,11 +5,12 @@
 
   A set of urns is an expression: `key` names a sorted set holding it, ordered as a result is (minus the
   relevance for words, 0 for everything else; then urn), so that a query of one set pages through it as it is
-  (postings are used as they are, combinations are stored in temporary keys), and `bitmap()` answers a bitmap of the same documents (bit = the
-  document's number, documentOps.ts), built only when facets need it: a posting's own bitmap when it has one,
-  else its members' numbers; a combination combines its parts' bitmaps with BITOP. `cost()` answers how many
-  members building that bitmap would visit (0 when it only combines bitmaps the index keeps): a result whose
-  facets cost less from its members' numbers than from its bitmap is counted from the numbers (search-2.lua).
+  (postings are used as they are, combinations are stored in temporary keys), and `e:bitmap()` answers a bitmap
+  of the same documents (bit = the document's number, documentOps.ts), built only when facets need it: a
+  posting's own bitmap when it has one, else from its members' numbers; a combination combines its parts' bitmaps
+  with BITOP. `e:cost()` answers how many members building that bitmap would visit (0 when it only combines
+  bitmaps the index keeps): a result whose facets cost less from its members' numbers than from its bitmap is
+  counted from the numbers (search-2.lua).
 ]]
 -- The most distinct values a string condition (or a word prefix) may match in this shard: ARGV[5] of both scripts.
 local MAX_FILTER_VALUES = tonumber(ARGV[5])
@@ -71,35 +72,41 @@ local function bitmapOfKey(key, own)
   return expiring(dest)
 end
 
--- Memoizes a function of no arguments.
-local function once(f)
-  local done, value = false, nil
-  return function()
-    if not done then value, done = f(), true end
-    return value
+-- A method that computes f(self) on its first call and then answers that value again (kept in the expression).
+local function memo(f)
+  return function(self)
+    local v = self[f]
+    if v == nil then
+      v = f(self)
+      self[f] = v
+    end
+    return v
   end
 end
 
+-- A posting or stored set as an expression. Its methods are shared (a filter on thousands of values makes
+-- thousands of leaves, which then cost one small table each).
+local Leaf = {}
+Leaf.__index = Leaf
+Leaf.own = memo(function(self) return ownBitmap(self.key) or false end)
+Leaf.bitmap = memo(function(self) return bitmapOfKey(self.key, self:own()) end)
+Leaf.cost = memo(function(self) return self:own() and 0 or sizeOf(self.key) end)
+
 local function leaf(key)
-  local own = once(function() return ownBitmap(key) or false end)
-  return {
-    key = key,
-    bitmap = once(function() return bitmapOfKey(key, own()) end),
-    cost = once(function() return own() and 0 or sizeOf(key) end),
-  }
+  return setmetatable({ key = key }, Leaf)
 end
 
 -- The members building the bitmaps of `exprs` visits.
 local function costOf(exprs)
   local n = 0
-  for _, e in ipairs(exprs) do n = n + e.cost() end
+  for _, e in ipairs(exprs) do n = n + e:cost() end
   return n
 end
 
 -- Combines bitmaps with BITOP (AND or OR) into a temporary key.
 local function bitop(op, exprs)
   local args = { 'BITOP', op, tmp() }
-  for _, e in ipairs(exprs) do args[#args + 1] = e.bitmap() end
+  for _, e in ipairs(exprs) do args[#args + 1] = e:bitmap() end
   redis.call(unpack(args))
   return expiring(args[3])
 end
@@ -142,8 +149,8 @@ local function union(exprs, aggregate)
   local few = #exprs <= 16
   return {
     key = key,
-    bitmap = once(function() return few and bitop('OR', exprs) or bitmapOfKey(key) end),
-    cost = once(function() return few and costOf(exprs) or redis.call('ZCARD', key) end),
+    bitmap = memo(function() return few and bitop('OR', exprs) or bitmapOfKey(key) end),
+    cost = memo(function() return few and costOf(exprs) or redis.call('ZCARD', key) end),
   }
 end
 
@@ -157,8 +164,8 @@ local function intersection(exprs, weights)
   redis.call(unpack(args))
   return {
     key = expiring(args[2]),
-    bitmap = once(function() return #exprs == 1 and exprs[1].bitmap() or bitop('AND', exprs) end),
-    cost = once(function() return costOf(exprs) end),
+    bitmap = memo(function() return #exprs == 1 and exprs[1]:bitmap() or bitop('AND', exprs) end),
+    cost = memo(function() return costOf(exprs) end),
   }
 end
 
@@ -168,18 +175,18 @@ local function complement(matched)
   if matched then redis.call('ZDIFFSTORE', dest, 2, live, matched.key) else redis.call('ZUNIONSTORE', dest, 1, live) end
   return {
     key = expiring(dest),
-    bitmap = once(function()
+    bitmap = memo(function()
       -- live AND NOT matched == live XOR (live AND matched)
       local bitmap = tmp()
       if matched then
-        redis.call('BITOP', 'AND', bitmap, P .. 'lb:', matched.bitmap())
+        redis.call('BITOP', 'AND', bitmap, P .. 'lb:', matched:bitmap())
         redis.call('BITOP', 'XOR', bitmap, P .. 'lb:', bitmap)
       else
         redis.call('BITOP', 'OR', bitmap, P .. 'lb:')
       end
       return expiring(bitmap)
     end),
-    cost = once(function() return matched and matched.cost() or 0 end),
+    cost = memo(function() return matched and matched:cost() or 0 end),
   }
 end
 

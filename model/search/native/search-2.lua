@@ -145,12 +145,12 @@ if result then
   if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1, 'WITHSCORES') end
   if #facetFields > 0 and total > 0 then
     if result.key == live then facets = matchAllFacets()
-    elseif total <= smallResult or total <= result.cost() then
-      -- Reading its documents' numbers visits `total` members; its bitmap, `cost()` (0 when it only combines the
+    elseif total <= smallResult or total <= result:cost() then
+      -- Reading its documents' numbers visits `total` members; its bitmap, `cost` (0 when it only combines the
       -- bitmaps postings keep, every member when it is built from members, e.g. a union of many values).
       numbers = documentNumbers(result.key)
     else
-      bitmap = redis.call('GET', result.bitmap()) or ''
+      bitmap = redis.call('GET', result:bitmap()) or ''
     end
   end
   if docPrefix ~= '' then
