@@ -97,7 +97,7 @@ export interface CommandTime { command: string; calls: number; ms: number }
 export async function commandTimes(nodes: readonly Redis[], top = 10): Promise<CommandTime[]> {
   const byCommand = new Map<string, CommandTime>()
   for (const n of nodes) {
-    for (const [, command, calls, usec] of (await n.info('commandstats')).matchAll(/cmdstat_([\w|]+):calls=(\d+),usec=(\d+)/g)) {
+    for (const [, command, calls, usec] of (await n.info('commandstats')).matchAll(/cmdstat_([\w|.]+):calls=(\d+),usec=(\d+)/g)) {
       const t = byCommand.get(command!) ?? { command: command!, calls: 0, ms: 0 }
       t.calls += Number(calls)
       t.ms += Number(usec) / 1000
