@@ -25,7 +25,8 @@ export interface Config {
   searchEngine: SearchEngineChoice
   /**
    * Native engine: members at which a posting keeps a bitmap of its documents, and the largest result whose facets
-   * are counted from its documents' numbers rather than from its bitmap (NATIVE_BITMAP_MIN).
+   * are counted from its documents' numbers rather than from its bitmap, fewer where the shard's bitmaps are
+   * smaller than their entries (search-2.lua) (NATIVE_BITMAP_MIN); each of S shards uses 1/S of it.
    */
   nativeBitmapMin: number
   /**

@@ -54,8 +54,9 @@ export class NativeEngine implements SearchEngine {
   private readonly registry: Registry
   private readonly keys: Keys
   /**
-   * Members at which a posting keeps a bitmap (documentOps.ts), and the largest result whose facets are counted
-   * from its documents' facet lines (search-2.lua): NATIVE_BITMAP_MIN.
+   * Members at which a posting of one shard keeps a bitmap (documentOps.ts), and the largest result of one shard
+   * whose facets are counted from its documents' facet lines (search-2.lua): NATIVE_BITMAP_MIN shared by the
+   * shards, as their postings share the documents (16 shards: a word's postings are a sixteenth as long).
    */
   private readonly bitmapMin: number
   /** The lexicons CONTAIN and END_WITH compare and the documents' facet values, copied on first use. */
@@ -69,7 +70,7 @@ export class NativeEngine implements SearchEngine {
     this.redis = redis
     this.registry = registry
     this.keys = keys
-    this.bitmapMin = bitmapMin
+    this.bitmapMin = Math.max(1, Math.ceil(bitmapMin / keys.shards))
     this.mirror = new IndexMirror(redis, keys)
     this.maxValues = maxValues
     // Each shard answers its share: the work of a query (one posting per value and shard) is bounded whatever the

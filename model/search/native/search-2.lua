@@ -20,16 +20,18 @@
            its relevance (the ascending order of the result set). Facets of a match-all, from the index's counts:
            values in original spellings, each facet reporting (at most maxFacetValues of) the field's most frequent
            values. Any other result's facets are counted by the caller (indexMirror.ts), from its documents'
-           numbers: a result of at most smallResult urns lists them (`numbers`), and so does one whose bitmap
-           would be built from at least as many members as it has (a union of many values); any other answers its
+           numbers: a result of at most smallResult urns lists them (`numbers`) when their entries are fewer
+           bytes than the shard's bitmaps (a dozen documents in a shard of 6,000, 260 in one of 100,000), and so
+           does one whose bitmap would be built from at least as many members as it has (a union of many
+           values); any other answers its
            bitmap's bytes (`bitmap`: N/8 bytes, one read of a posting's own bitmap or of the combination). The
            unused ones are '' and {}. `documents`: each hit's stored document (field `d` of `<prefix><urn>`, false
            when it has none) when a prefix was given, so that the caller needs no other read to show the page.
   Cost     bounded by the page and the facet values shown, not by the number of matches: paging is ZRANGE on a
            posting (a query of one word, one value or one filter) or on the intersection of the query's sets (as
            large as its smallest set); facets read the kept counts, the result's document numbers (at most
-           smallResult, or fewer than building its bitmap would visit), or one bitmap (the bitmap of a combination
-           of sets is one BITOP of N/8 bytes per set).
+           smallResult and fewer than the bitmap's bytes allow, or fewer than building its bitmap would visit), or
+           one bitmap (the bitmap of a combination of sets is one BITOP of N/8 bytes per set).
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
@@ -138,6 +140,10 @@ local function documentNumbers(key)
   return numbers
 end
 
+-- About the bytes a document's entry in docs: takes to read (`<number>|<facet line>`): reading N/8 bytes of bitmap
+-- costs about what reading the entries of N/8/ENTRY_BYTES documents does.
+local ENTRY_BYTES = 48
+
 local total, urns, facets, bitmap, numbers, documents = 0, {}, {}, '', {}, {}
 if result then
   total = redis.call('ZCARD', result.key)
@@ -145,9 +151,12 @@ if result then
   if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1, 'WITHSCORES') end
   if #facetFields > 0 and total > 0 then
     if result.key == live then facets = matchAllFacets()
-    elseif total <= smallResult or total <= result:cost() then
-      -- Reading its documents' numbers visits `total` members; its bitmap, `cost` (0 when it only combines the
-      -- bitmaps postings keep, every member when it is built from members, e.g. a union of many values).
+    elseif total <= result:cost() or (total <= smallResult and total * ENTRY_BYTES <= redis.call('STRLEN', P .. 'lb:')) then
+      -- Reading its documents' numbers visits `total` members and reads their entries; its bitmap visits `cost`
+      -- members (0 when it only combines the bitmaps postings keep, every member when it is built from members,
+      -- e.g. a union of many values) and reads N/8 bytes, as many as the live bitmap has. On one server of 100,000
+      -- documents that is 12.5 KB, so up to smallResult matches are cheaper as numbers; in one of 16 shards, 780
+      -- bytes: a dozen.
       numbers = documentNumbers(result.key)
     else
       bitmap = redis.call('GET', result:bitmap()) or ''
