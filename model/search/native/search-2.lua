@@ -21,11 +21,10 @@
            values in original spellings, each facet reporting (at most maxFacetValues of) the field's most frequent
            values. Any other result's facets are counted by the caller (indexMirror.ts), from its documents'
            numbers: a result of at most smallResult urns lists them (`numbers`) when their entries are fewer
-           bytes than the shard's bitmaps (a dozen documents in a shard of 6,000, 260 in one of 100,000), and so
-           does one whose bitmap would be built from at least as many members as it has (a union of many
-           values); any other answers its
-           bitmap's bytes (`bitmap`: N/8 bytes, one read of a posting's own bitmap or of the combination). The
-           unused ones are '' and {}. `documents`: each hit's stored document (field `d` of `<prefix><urn>`, false
+           bytes than the shard's bitmaps (16 documents in a shard of 6,250, 260 in one of 100,000), and so does
+           one whose bitmap would be built from at least as many members as it has (a union of many values); any
+           other answers its bitmap's bytes (`bitmap`: N/8 bytes, one read of a posting's own bitmap or of the
+           combination). The unused ones are '' and {}. `documents`: each hit's stored document (field `d` of `<prefix><urn>`, false
            when it has none) when a prefix was given, so that the caller needs no other read to show the page.
   Cost     bounded by the page and the facet values shown, not by the number of matches: paging is ZRANGE on a
            posting (a query of one word, one value or one filter) or on the intersection of the query's sets (as
@@ -156,7 +155,7 @@ if result then
       -- members (0 when it only combines the bitmaps postings keep, every member when it is built from members,
       -- e.g. a union of many values) and reads N/8 bytes, as many as the live bitmap has. On one server of 100,000
       -- documents that is 12.5 KB, so up to smallResult matches are cheaper as numbers; in one of 16 shards, 780
-      -- bytes: a dozen.
+      -- bytes: 16.
       numbers = documentNumbers(result.key)
     else
       bitmap = redis.call('GET', result:bitmap()) or ''
