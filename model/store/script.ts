@@ -100,8 +100,9 @@ export class LuaScript {
  * typings. (`callBuffer` would do, but loses its command name inside an automatic pipeline.)
  */
 interface BufferScripts {
-  evalBuffer(...args: (string | number)[]): Promise<unknown>
-  evalshaBuffer(...args: (string | number)[]): Promise<unknown>
+  /** A promise of the reply on a client; the pipeline itself on a pipeline. */
+  evalBuffer(...args: (string | number)[]): unknown
+  evalshaBuffer(...args: (string | number)[]): unknown
 }
 const bytes = (client: object): BufferScripts => client as BufferScripts
 

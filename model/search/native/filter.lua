@@ -28,15 +28,17 @@ local function expiring(key)
   return key
 end
 
--- The numbers of urns, from the docs hash (`<number>|<facet line>`), in chunks.
-local function setBits(dest, urns)
+-- The document numbers of urns (those that have one), from the docs hash (`<number>|<facet line>`), in chunks.
+local function numbersOf(urns)
+  local numbers = {}
   for c = 1, #urns, 500 do
     local chunk = {}
     for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
     for _, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
-      if v then redis.call('SETBIT', dest, tonumber(string.match(v, '^(%d+)')), 1) end
+      if v then numbers[#numbers + 1] = tonumber(string.match(v, '^(%d+)')) end
     end
   end
+  return numbers
 end
 
 -- The bitmap a posting keeps of itself (documentOps.ts), or nil.
@@ -68,7 +70,7 @@ local function bitmapOfKey(key, own)
   own = own or ownBitmap(key)
   if own then return own end
   local dest = tmp()
-  setBits(dest, membersOf(key))
+  for _, n in ipairs(numbersOf(membersOf(key))) do redis.call('SETBIT', dest, n, 1) end
   return expiring(dest)
 end
 

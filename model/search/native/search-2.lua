@@ -125,20 +125,6 @@ local function matchAllFacets()
   return out
 end
 
--- The document numbers of the urns of a set (from docs: `<number>|<line>`), in chunks.
-local function documentNumbers(key)
-  local numbers = {}
-  local urns = redis.call('ZRANGE', key, 0, -1)
-  for c = 1, #urns, 500 do
-    local chunk = {}
-    for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
-    for _, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
-      if v then numbers[#numbers + 1] = tonumber(string.match(v, '^(%d+)')) end
-    end
-  end
-  return numbers
-end
-
 -- About the bytes a document's entry in docs: takes to read (`<number>|<facet line>`): reading N/8 bytes of bitmap
 -- costs about what reading the entries of N/8/ENTRY_BYTES documents does.
 local ENTRY_BYTES = 48
@@ -156,7 +142,7 @@ if result then
       -- e.g. a union of many values) and reads N/8 bytes, as many as the live bitmap has. On one server of 100,000
       -- documents that is 12.5 KB, so up to smallResult matches are cheaper as numbers; in one of 16 shards, 780
       -- bytes: 16.
-      numbers = documentNumbers(result.key)
+      numbers = numbersOf(redis.call('ZRANGE', result.key, 0, -1))
     else
       bitmap = redis.call('GET', result:bitmap()) or ''
     end
