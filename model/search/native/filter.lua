@@ -142,18 +142,26 @@ local function keysOf(exprs)
   return keys
 end
 
+-- A union of expressions. Its `key`, the stored union (ZUNIONSTORE with its aggregate), is made on first use, so a
+-- result that is one union of a few parts can be paged and counted from the parts instead (search-2.lua).
+local Union = {}
+function Union.__index(self, name)
+  if name ~= 'key' then return Union[name] end
+  local key = storeChunked('ZUNIONSTORE', tmp(), keysOf(self.parts), self.aggregate)
+  rawset(self, 'key', key)
+  return key
+end
+-- A few parts: OR their bitmaps; many (a range of values, each a small posting): the union's own members.
+Union.bitmap = memo(function(self) return self.few and bitop('OR', self.parts) or bitmapOfKey(self.key) end)
+Union.cost = memo(function(self) return self.few and costOf(self.parts) or redis.call('ZCARD', self.key) end)
+-- Whether the union is stored yet.
+function Union:stored() return rawget(self, 'key') ~= nil end
+
 -- The union of expressions, or false when there are none.
 local function union(exprs, aggregate)
   if #exprs == 0 then return false end
   if #exprs == 1 then return exprs[1] end
-  local key = storeChunked('ZUNIONSTORE', tmp(), keysOf(exprs), aggregate or 'MAX')
-  -- A few parts: OR their bitmaps; many (a range of values, each a small posting): the union's own members.
-  local few = #exprs <= 16
-  return {
-    key = key,
-    bitmap = memo(function() return few and bitop('OR', exprs) or bitmapOfKey(key) end),
-    cost = memo(function() return few and costOf(exprs) or redis.call('ZCARD', key) end),
-  }
+  return setmetatable({ parts = exprs, aggregate = aggregate or 'MAX', few = #exprs <= 16 }, Union)
 end
 
 -- The intersection of expressions (each weighing `weights[i]` in the stored scores, 0 when not given).

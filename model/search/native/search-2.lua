@@ -30,7 +30,9 @@
            posting (a query of one word, one value or one filter) or on the intersection of the query's sets (as
            large as its smallest set); facets read the kept counts, the result's document numbers (at most
            smallResult and fewer than the bitmap's bytes allow, or fewer than building its bitmap would visit), or
-           one bitmap (the bitmap of a combination of sets is one BITOP of N/8 bytes per set).
+           one bitmap (the bitmap of a combination of sets is one BITOP of N/8 bytes per set). A word prefix alone
+           (a union of its expansions' postings) is not stored when its page is shallow: the page is merged from
+           each posting's first members and the total is the BITCOUNT of its bitmap (mergedPage).
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
@@ -92,9 +94,9 @@ if nothing then
   result = false
 elseif #sources == 0 then
   result = leaf(live)
-elseif #sources == 1 and redis.call('TYPE', sources[1].key).ok == 'zset' then
+elseif #sources == 1 and (sources[1].parts or redis.call('TYPE', sources[1].key).ok == 'zset') then
   -- One word, one criterion or one filter and nothing else: page through its set as it is (a value's posting is a
-  -- plain set while it is small, and is then sorted here).
+  -- plain set while it is small, and is then sorted here; a union is a sorted set once stored).
   result = sources[1]
 else
   result = intersection(sources, weights)
@@ -129,13 +131,48 @@ end
 -- costs about what reading the entries of N/8/ENTRY_BYTES documents does.
 local ENTRY_BYTES = 48
 
+-- Whether `result` is a union of a few word postings (a prefix's expansions: aggregate MIN, each part a sorted set)
+-- not stored yet, whose first n members cost fewer visits merged from its parts than storing it would.
+local function mergeable(result, n)
+  if not (result.parts and result.few and result.aggregate == 'MIN' and not result:stored()) then return false end
+  local size = 0
+  for _, part in ipairs(result.parts) do size = size + redis.call('ZCARD', part.key) end
+  return #result.parts * n + result:cost() < size
+end
+
+-- Hits [start, start+count) of such a union, without storing it: each part's first start+count members into one
+-- sorted set, a member keeping its best (lowest) score as ZUNIONSTORE's MIN does. Exact: a member among the union's
+-- first N is among the first N of the part that gives it its score, as every member before it there is before it
+-- in the union too.
+local function mergedPage(result, start, count)
+  local dest = tmp()
+  for _, part in ipairs(result.parts) do
+    local list = redis.call('ZRANGE', part.key, 0, start + count - 1, 'WITHSCORES')
+    if #list > 0 then
+      local args = { 'ZADD', dest, 'LT' }
+      for i = 1, #list, 2 do
+        args[#args + 1] = list[i + 1]
+        args[#args + 1] = list[i]
+      end
+      redis.call(unpack(args))
+    end
+  end
+  return redis.call('ZRANGE', expiring(dest), start, start + count - 1, 'WITHSCORES')
+end
+
 local total, urns, facets, bitmap, numbers, documents = 0, {}, {}, '', {}, {}
 if result then
-  total = redis.call('ZCARD', result.key)
   local start, count = tonumber(ARGV[3]), tonumber(ARGV[4])
-  if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1, 'WITHSCORES') end
+  if mergeable(result, start + count) then
+    -- Its total from its bitmap (the OR of its parts' bitmaps, which facets read too).
+    total = redis.call('BITCOUNT', result:bitmap())
+    if count > 0 then urns = mergedPage(result, start, count) end
+  else
+    total = redis.call('ZCARD', result.key)
+    if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1, 'WITHSCORES') end
+  end
   if #facetFields > 0 and total > 0 then
-    if result.key == live then facets = matchAllFacets()
+    if not result.parts and result.key == live then facets = matchAllFacets()
     elseif total <= result:cost() or (total <= smallResult and total * ENTRY_BYTES <= redis.call('STRLEN', P .. 'lb:')) then
       -- Reading its documents' numbers visits `total` members and reads their entries; its bitmap visits `cost`
       -- members (0 when it only combines the bitmaps postings keep, every member when it is built from members,
