@@ -6,8 +6,12 @@
  * string stale; the next search joins it again (BLOCK values), so a lexicon that keeps changing costs the blocks it
  * changed, not the whole lexicon. END_WITH reads another order, kept from its first use on: every value's reversed
  * form, sorted, where the values ending with a needle are the range that starts with the needle reversed (a binary
- * search, then the matches), and a change moves one entry.
+ * search, then the matches), and a change moves one entry. CONTAIN of a needle of three or more code units reads,
+ * from its first use on, the values under the needle's rarest trigram (trigrams.ts) rather than every block: at
+ * 100,000 names a word of the vocabulary is checked against a few thousand values, and the cost does not grow with
+ * the lexicon but with the values sharing that trigram.
  */
+import { Trigrams } from './trigrams.ts'
 
 /** Values per block. */
 const BLOCK = 1024
@@ -28,6 +32,13 @@ export class LexiconCopy {
   private readonly lowerOf: (value: string) => string
   /** `reversed lower-cased value END_SEP value` of every value, sorted (END_WITH); built on first use. */
   private ends?: string[]
+  /** Positions by trigram (CONTAIN of three code units or more); built on first use, again after many deletes. */
+  private grams?: Trigrams
+  /** Deletes since `grams` was built: each may leave stale entries there. */
+  private deletesSinceGrams = 0
+  /** Per position, the last trigram search that found it (`mark`). */
+  private marks = new Int32Array(0)
+  private mark = 0
 
   /** `lowerOf` gives the form values are compared in (lower-cased). */
   constructor(lowerOf: (value: string) => string) {
@@ -44,6 +55,7 @@ export class LexiconCopy {
     this.values.push(value)
     this.lowers.push(this.lowerOf(value))
     this.stale(this.values.length - 1)
+    this.grams?.add(this.values.length - 1, this.lowers[this.lowers.length - 1]!)
     if (this.ends) {
       const entry = endEntry(this.lowers[this.lowers.length - 1]!, value)
       this.ends.splice(lowerBound(this.ends, entry), 0, entry)
@@ -64,12 +76,15 @@ export class LexiconCopy {
       this.values[at] = this.values[last]!
       this.lowers[at] = this.lowers[last]!
       this.index.set(this.values[at]!, at)
+      this.grams?.add(at, this.lowers[at]!)
     }
     this.values.pop()
     this.lowers.pop()
     this.index.delete(value)
     this.stale(at)
     this.stale(last)
+    // Once deletes could have left more stale entries than there are values, the lists are built anew on next use.
+    if (this.grams && ++this.deletesSinceGrams > this.values.length) this.grams = undefined
   }
 
   /** The values whose lower-cased form contains `needle` (CONTAIN) or ends with it (END_WITH); `needle` lower-cased. */
@@ -97,6 +112,33 @@ export class LexiconCopy {
   }
 
   private containing(needle: string): string[] {
+    return needle.length >= 3 ? this.containingByTrigram(needle) : this.containingByBlocks(needle)
+  }
+
+  private containingByTrigram(needle: string): string[] {
+    if (!this.grams) {
+      this.grams = new Trigrams()
+      this.deletesSinceGrams = 0
+      this.lowers.forEach((lower, i) => this.grams!.add(i, lower))
+    }
+    // Positions found by this search carry its mark (a repeated entry is then skipped).
+    if (this.marks.length < this.values.length) this.marks = new Int32Array(this.values.length * 2)
+    if (this.mark === 0x7fffffff) {
+      this.marks.fill(0)
+      this.mark = 0
+    }
+    const mark = ++this.mark
+    const found: string[] = []
+    for (const id of this.grams.candidates(needle)) {
+      // A stale entry names a position past the end, or one whose value now lacks the needle.
+      if (id >= this.values.length || this.marks[id] === mark || !this.lowers[id]!.includes(needle)) continue
+      this.marks[id] = mark
+      found.push(this.values[id]!)
+    }
+    return found
+  }
+
+  private containingByBlocks(needle: string): string[] {
     const found: string[] = []
     for (let b = 0; b * BLOCK < this.values.length; b++) {
       const { text, starts } = this.block(b)

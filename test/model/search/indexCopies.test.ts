@@ -1,7 +1,7 @@
 /**
  * The pure parts of the native engine's gateway copy (model/search/native/lexiconCopy.ts, facetCopy.ts): searching a
- * lexicon by block strings finds exactly what comparing every value finds, through adds and deletes that cross
- * blocks; facet counts from a bitmap equal counting each document's values.
+ * lexicon by block strings and by trigrams finds exactly what comparing every value finds, through adds and deletes
+ * that cross blocks and rebuild the trigram lists; facet counts from a bitmap equal counting each document's values.
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -43,6 +43,12 @@ test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, thro
   for (let i = 0; i < 300; i++) { const v = `${word()}\u0000${word()}`; copy.add(v); held.add(v) }
   for (const v of [...held]) if (rnd() < 0.2) { copy.delete(v); held.delete(v) }
   check()
+  // Churn enough to rebuild the trigram lists (more deletes than values), then the same answers.
+  for (let round = 0; round < 4; round++) {
+    for (const v of [...held]) if (rnd() < 0.5) { copy.delete(v); held.delete(v) }
+    for (let i = 0; i < 1500; i++) { const v = word() + word(); copy.add(v); held.add(v) }
+    check()
+  }
   assert.is(copy.size, held.size)
 })
 
