@@ -113,8 +113,10 @@ local function bitop(op, exprs)
   return expiring(args[3])
 end
 
--- ZUNIONSTORE/ZINTERSTORE with many source keys, in chunks that stay within Lua's stack.
-local CHUNK = 500
+-- ZUNIONSTORE/ZINTERSTORE with many source keys, in chunks that stay within Lua's stack (unpack takes up to 8,000
+-- values). A chunk holds up to 4,000 keys, so that a filter within MAX_FILTER_VALUES' default (5,000) is stored in
+-- one or two steps: at 500 keys a chunk, a union of 700 values was two unions and a third one of those.
+local CHUNK = 4000
 local function storeChunked(command, dest, keys, aggregate)
   local function store(target, list)
     local args = { command, target, #list }
