@@ -2,8 +2,9 @@
  * `node ops/bench/writeProfile.ts`: where the milliseconds of one write go. Starts its own Redis, a gateway and
  * workers in this one process, and sends writes one at a time (one in flight, so each phase is timed alone):
  * PROFILE_SINGLE ingestProposal requests (one aspect of a new dataset) and PROFILE_BATCHES ingestProposalBatch
- * requests (PROFILE_BATCH_SIZE new datasets × 3 aspects). Phases are timed by wrapping the write path's own
- * methods (Writer.submit, WriteQueues.add, EntityStore.state and apply) and the workers' onApplied event:
+ * requests (PROFILE_BATCH_SIZE new datasets × 3 aspects), listing Redis's PROFILE_TOP (6) costliest commands.
+ * Phases are timed by wrapping the write path's own methods (Writer.submit, WriteQueues.add, EntityStore.state and
+ * apply) and the workers' onApplied event:
  *
  *   gateway in    request sent -> Writer.submit called (HTTP, body parse, validation, proposal -> items)
  *   gather        Writer.submit -> WriteQueues.add (the partition's batch waits for the next turn)
@@ -107,7 +108,7 @@ async function profile(title: string, n: number, body: (i: number) => unknown, p
   // Where Redis's own time went (its one thread), per request: the top commands by total time.
   const stats = [...(await probe.info('commandstats')).matchAll(/cmdstat_(\w+):calls=(\d+),usec=(\d+)/g)]
     .map(([, cmd, calls, usec]) => ({ cmd: cmd!, calls: Number(calls) / n, ms: Number(usec) / 1000 / n })).sort((a, b) => b.ms - a.ms)
-  process.stdout.write(`  redis, per request: ${stats.slice(0, 6).map((c) => `${c.cmd} ${round(c.calls)}x ${round(c.ms)} ms`).join(', ')}; all ${round(stats.reduce((a, c) => a + c.ms, 0))} ms\n`)
+  process.stdout.write(`  redis, per request: ${stats.slice(0, Number(process.env.PROFILE_TOP ?? 6)).map((c) => `${c.cmd} ${round(c.calls)}x ${round(c.ms)} ms`).join(', ')}; all ${round(stats.reduce((a, c) => a + c.ms, 0))} ms\n`)
 }
 
 try {
