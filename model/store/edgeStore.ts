@@ -76,13 +76,18 @@ export class EdgeStore {
 
   /**
    * Drops incoming entries of `urn` (through `types`, in every shard) whose source no longer points here. Each
-   * entry is checked with one read; only an entry that looks stale is removed, by a script that checks again.
+   * entry is checked with one read; only an entry that looks stale is removed, by a script that checks again. A
+   * shard is first asked whether it holds any of the entries at all (one `EXISTS` of its keys, all in its slot): a
+   * type of entity has dozens of incoming types, and most entities have no incoming entry of most.
    */
   async dropStaleIncoming(urn: string, types: readonly string[]): Promise<number> {
-    const entries = (await Promise.all(types.flatMap((type) => this.keys.allShards().map(async (shard) => {
-      const inKey = this.keys.edgesIn(shard, urn, type)
-      return (await this.redis.zrange(inKey, 0, -1)).map((source) => ({ type, shard, inKey, source }))
-    })))).flat()
+    if (types.length === 0) return 0
+    const entries = (await Promise.all(this.keys.allShards().map(async (shard) => {
+      const inKeys = types.map((type) => this.keys.edgesIn(shard, urn, type))
+      if (await this.redis.exists(...inKeys) === 0) return []
+      const lists = await Promise.all(inKeys.map((inKey) => this.redis.zrange(inKey, 0, -1)))
+      return lists.flatMap((sources, t) => sources.map((source) => ({ type: types[t]!, shard, inKey: inKeys[t]!, source })))
+    }))).flat()
     if (entries.length === 0) return 0
     const backed = await Promise.all(entries.map((e) => this.keys.shardOf(e.source) === e.shard ? this.redis.zscore(this.keys.edgesOut(e.source, e.type), urn) : null))
     let dropped = 0
