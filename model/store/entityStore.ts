@@ -87,17 +87,21 @@ export class EntityStore {
 
   /** What the index holds for an entity now (restore compares it with what its rows derive). */
   async indexed(urn: string, entityType: string, outgoing: readonly string[]): Promise<Indexed> {
-    const [latest, rev, doc, ...edges] = await Promise.all([
+    // An entity has edges of few of its dozen or so outgoing types, often none: one EXISTS of their keys (all in the
+    // entity's slot) tells, and only then is each read.
+    const outKeys = outgoing.map((type) => this.keys.edgesOut(urn, type))
+    const [latest, rev, doc, present] = await Promise.all([
       this.redis.hgetall(this.keys.latest(urn)),
       this.redis.hget(this.keys.meta(urn), 'rev'),
       this.redis.hget(this.keys.doc(entityType, urn), 'd'),
-      ...outgoing.map((type) => this.redis.zrange(this.keys.edgesOut(urn, type), 0, -1)),
+      outKeys.length > 0 ? this.redis.exists(...outKeys) : 0,
     ])
+    const edges = present > 0 ? await Promise.all(outKeys.map((key) => this.redis.zrange(key, 0, -1))) : outKeys.map((): string[] => [])
     return {
       rev: Number(rev ?? 0),
       latest: parseEnvelopes(latest as Record<string, string>),
       doc: doc ? { urn, entityType, fields: JSON.parse(doc as string) as Record<string, string[]> } : null,
-      outEdges: outgoing.flatMap((type, i) => (edges[i] as string[]).map((target) => ({ type, target }))),
+      outEdges: outgoing.flatMap((type, i) => edges[i]!.map((target) => ({ type, target }))),
     }
   }
 
