@@ -29,7 +29,7 @@ import { loadProposals, liveDataset, pick, propertiesProposal, seeded } from './
 import { LIVE_KINDS } from './liveQueries.ts'
 import { commandTimes, cpuSeconds, keyBytes, readSlowLog, resetCommandStats, startSlowLog, usedMemory, type CommandTime, type SlowLog } from './liveRedis.ts'
 import { send, type Request } from './load.ts'
-import { startChild, type Child } from './processes.ts'
+import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { percentile, round } from './stats.ts'
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -84,8 +84,8 @@ const base = new URL(`http://127.0.0.1:${port}`)
 try {
   // BENCH_PROFILE=<dir>: CPU profiles of the worker and the gateway, written there when they stop.
   const profile = (name: string) => (process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${name}.cpuprofile`] : [])
-  for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 120_000, profile(`worker-${w}`)))
-  children.push(await startChild('gateway/main.ts', env, /gateway listening/, 120_000, profile('gateway')))
+  for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 120_000, [...SERVICE_NODE_FLAGS, ...profile(`worker-${w}`)]))
+  children.push(await startChild('gateway/main.ts', env, /gateway listening/, 120_000, [...SERVICE_NODE_FLAGS, ...profile('gateway')]))
 } catch (err) {
   await stopAll()
   throw err

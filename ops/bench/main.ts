@@ -25,7 +25,7 @@ import { startRedisCluster } from '../localCluster.ts'
 import { bareBullmq, bareRestify, evalshaApply, rawPipelinedHset } from './baselines.ts'
 import { BENCH_PLATFORMS, datasetMcps, datasetProposal, datasetUrn } from './data.ts'
 import { runLoad, send, type LoadResult } from './load.ts'
-import { startChild, type Child } from './processes.ts'
+import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { measureSearchKinds, medianKinds, type KindResult } from './searchKinds.ts'
 import { median, percentile, round } from './stats.ts'
 
@@ -126,8 +126,8 @@ const profileDir = join('ops', 'bench', 'results', 'profiles')
 if (profile) mkdirSync(profileDir, { recursive: true })
 const execArgv = profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []
 const children: Child[] = []
-for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 30_000, execArgv))
-children.push(await startChild('gateway/main.ts', env, /gateway listening/, 30_000, execArgv))
+for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 30_000, [...SERVICE_NODE_FLAGS, ...execArgv]))
+children.push(await startChild('gateway/main.ts', env, /gateway listening/, 30_000, [...SERVICE_NODE_FLAGS, ...execArgv]))
 const base = `http://127.0.0.1:${port}`
 
 // Synchronous proposals: every write is a new version of one of 5,000 datasets (apart from the loaded ones).
