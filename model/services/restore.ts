@@ -70,7 +70,6 @@ const SCAN_CHUNK = 2000
  */
 async function shardRows(model: Model, shard: number, prefix: string, matches: (urn: string, aspect: string) => boolean, skip: number, want: number, filtered: boolean): Promise<{ rows: string[]; scanned: number }> {
   const key = model.keys.rows(shard)
-  const max = prefix ? `[${prefix}\xff` : '+'
   if (!filtered) {
     const first = prefix ? await model.redis.zlexcount(key, '-', `(${prefix}`) : 0
     const rows = (await model.redis.zrange(key, first + skip, first + skip + want - 1)).filter((row) => row.startsWith(prefix))
@@ -78,6 +77,7 @@ async function shardRows(model: Model, shard: number, prefix: string, matches: (
   }
   const rows: string[] = []
   let scanned = 0
+  const max = prefix ? `[${prefix}\xff` : '+'
   for (let min = prefix ? `[${prefix}` : '-'; rows.length < want;) {
     const chunk = await model.redis.zrangebylex(key, min, max, 'LIMIT', 0, SCAN_CHUNK)
     for (const member of chunk) {

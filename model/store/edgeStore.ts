@@ -5,7 +5,7 @@
  */
 import { mergeOrdered } from './gather.ts'
 import type { Keys } from './keys.ts'
-import type { RedisClient } from './redis.ts'
+import { membersIfAny, type RedisClient } from './redis.ts'
 import { LuaScript } from './script.ts'
 
 const unlinkStaleScript = new LuaScript(import.meta.url, './scripts/unlink-stale-2.lua')
@@ -81,11 +81,9 @@ export class EdgeStore {
    * type of entity has dozens of incoming types, and most entities have no incoming entry of most.
    */
   async dropStaleIncoming(urn: string, types: readonly string[]): Promise<number> {
-    if (types.length === 0) return 0
     const entries = (await Promise.all(this.keys.allShards().map(async (shard) => {
       const inKeys = types.map((type) => this.keys.edgesIn(shard, urn, type))
-      if (await this.redis.exists(...inKeys) === 0) return []
-      const lists = await Promise.all(inKeys.map((inKey) => this.redis.zrange(inKey, 0, -1)))
+      const lists = await membersIfAny(this.redis, inKeys)
       return lists.flatMap((sources, t) => sources.map((source) => ({ type: types[t]!, shard, inKey: inKeys[t]!, source })))
     }))).flat()
     if (entries.length === 0) return 0

@@ -9,7 +9,7 @@ import { CatalogError } from '../errors.ts'
 import type { Keys } from './keys.ts'
 import { encodeOps, type Op } from './ops.ts'
 import type { Indexed } from './planRestate.ts'
-import type { RedisClient } from './redis.ts'
+import { membersIfAny, type RedisClient } from './redis.ts'
 import { LuaScript, type Durability } from './script.ts'
 
 const applyScript = new LuaScript(import.meta.url, './scripts/apply.lua')
@@ -87,16 +87,13 @@ export class EntityStore {
 
   /** What the index holds for an entity now (restore compares it with what its rows derive). */
   async indexed(urn: string, entityType: string, outgoing: readonly string[]): Promise<Indexed> {
-    // An entity has edges of few of its dozen or so outgoing types, often none: one EXISTS of their keys (all in the
-    // entity's slot) tells, and only then is each read.
-    const outKeys = outgoing.map((type) => this.keys.edgesOut(urn, type))
-    const [latest, rev, doc, present] = await Promise.all([
+    // An entity has edges of few of its dozen or so outgoing types, often none (all its keys are in its slot).
+    const [latest, rev, doc, edges] = await Promise.all([
       this.redis.hgetall(this.keys.latest(urn)),
       this.redis.hget(this.keys.meta(urn), 'rev'),
       this.redis.hget(this.keys.doc(entityType, urn), 'd'),
-      outKeys.length > 0 ? this.redis.exists(...outKeys) : 0,
+      membersIfAny(this.redis, outgoing.map((type) => this.keys.edgesOut(urn, type))),
     ])
-    const edges = present > 0 ? await Promise.all(outKeys.map((key) => this.redis.zrange(key, 0, -1))) : outKeys.map((): string[] => [])
     return {
       rev: Number(rev ?? 0),
       latest: parseEnvelopes(latest as Record<string, string>),

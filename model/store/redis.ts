@@ -75,6 +75,15 @@ export async function masters(redis: RedisClient): Promise<Redis[]> {
   return redis.nodes('master')
 }
 
+/**
+ * The members of each sorted set of `keys` (all in one slot), in order. One EXISTS of them comes first: sets that an
+ * entity mostly lacks (one per relationship type, a few dozen) then cost one command when none exists.
+ */
+export async function membersIfAny(redis: RedisClient, keys: readonly string[]): Promise<string[][]> {
+  if (keys.length === 0 || await redis.exists(...keys) === 0) return keys.map((): string[] => [])
+  return Promise.all(keys.map((key) => redis.zrange(key, 0, -1)))
+}
+
 /** Every key matching `pattern` on every master (SCAN, never KEYS). */
 export async function scanKeys(redis: RedisClient, pattern: string, onBatch: (keys: string[]) => Promise<void>): Promise<void> {
   for (const node of await masters(redis)) {

@@ -41,15 +41,18 @@ export class LuaScript {
     let route: Route = { node: undefined, asking: false }
     let useSource = false
     for (const started = Date.now(); ;) {
+      // EVAL of the source (after NOSCRIPT) or EVALSHA, on the client or on a pipeline to one node.
+      const send = (target: object) => {
+        const t = target as ScriptCalls
+        const head = [useSource ? this.source : this.sha, keys.length, ...keys, ...args]
+        if (buffers) return useSource ? t.evalBuffer(...head) : t.evalshaBuffer(...head)
+        return useSource ? t.eval(...head) : t.evalsha(...head)
+      }
       try {
-        if (!route.node) {
-          if (buffers) return useSource ? await bytes(redis).evalBuffer(this.source, keys.length, ...keys, ...args) : await bytes(redis).evalshaBuffer(this.sha, keys.length, ...keys, ...args)
-          return useSource ? await redis.eval(this.source, keys.length, ...keys, ...args) : await redis.evalsha(this.sha, keys.length, ...keys, ...args)
-        }
+        if (!route.node) return await send(redis)
         const pipeline = route.node.pipeline()
         if (route.asking) pipeline.asking()
-        if (useSource) void (buffers ? bytes(pipeline).evalBuffer(this.source, keys.length, ...keys, ...args) : pipeline.eval(this.source, keys.length, ...keys, ...args))
-        else void (buffers ? bytes(pipeline).evalshaBuffer(this.sha, keys.length, ...keys, ...args) : pipeline.evalsha(this.sha, keys.length, ...keys, ...args))
+        send(pipeline)
         const [err, reply] = ((await pipeline.exec()) ?? []).at(-1) as [Error | null, unknown]
         if (err) throw err
         return reply
@@ -96,15 +99,16 @@ export class LuaScript {
 }
 
 /**
- * ioredis's EVAL and EVALSHA answering Buffers: defined for every command (`<command>Buffer`) but not in its
- * typings. (`callBuffer` would do, but loses its command name inside an automatic pipeline.)
+ * EVAL and EVALSHA on an ioredis client or pipeline: each answers a promise of the reply on a client, the pipeline
+ * itself on a pipeline. The `Buffer` forms (reply strings as Buffers) are defined for every command but not in
+ * ioredis's typings (`callBuffer` would do, but loses its command name inside an automatic pipeline).
  */
-interface BufferScripts {
-  /** A promise of the reply on a client; the pipeline itself on a pipeline. */
+interface ScriptCalls {
+  eval(...args: (string | number)[]): unknown
+  evalsha(...args: (string | number)[]): unknown
   evalBuffer(...args: (string | number)[]): unknown
   evalshaBuffer(...args: (string | number)[]): unknown
 }
-const bytes = (client: object): BufferScripts => client as BufferScripts
 
 function withIncludes(url: URL): string {
   return readFileSync(url, 'utf8').replace(/^-- @include (\S+)$/gm, (_, file: string) => withIncludes(new URL(file, url)))
