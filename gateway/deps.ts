@@ -10,4 +10,6 @@ export interface GatewayDeps {
   writer: Writer
   log: Logger
   tokens: TokenStore
+  /** Whether the search engine has prepared this process (SearchEngine.warmUp); absent: nothing to prepare. */
+  searchWarm?: { done: boolean }
 }

@@ -13,6 +13,8 @@ export interface RunningGateway {
   server: Server
   model: Model
   url: string
+  /** Settles once the search engine has prepared this process (`/ready` waits for it too). */
+  warmed: Promise<void>
   close(): Promise<void>
 }
 
@@ -23,7 +25,8 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   const model = await openModel(config, redis)
   const writer = new Writer(config, queueConnection, model.keys)
   await writer.ready()
-  const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys) }
+  const searchWarm = { done: false }
+  const deps: GatewayDeps = { model, writer, log, tokens: new TokenStore(redis, model.keys), searchWarm }
   const server = buildServer(deps)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -32,8 +35,9 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   const address = server.address()
   const url = `http://${config.host}:${address.port}`
   log.notice('gateway listening', { url, engine: model.engine.name, partitions: config.partitions })
+  const warmed = warmSearch(model, log, searchWarm)
   return {
-    server, model, url,
+    server, model, url, warmed,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await writer.close()
@@ -42,4 +46,16 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
       redis.disconnect()
     },
   }
+}
+
+/**
+ * Lets the search engine prepare this process while it already answers (its queries copy what they need meanwhile);
+ * `/ready` says ready once done. A failure is logged, and readiness then goes on without it: queries copy on demand.
+ */
+function warmSearch(model: Model, log: Logger, state: { done: boolean }): Promise<void> {
+  const began = performance.now()
+  return (model.engine.warmUp?.() ?? Promise.resolve()).then(
+    () => log.info('search ready', { engine: model.engine.name, ms: Math.round(performance.now() - began) }),
+    (err: Error) => log.warn('search warm-up failed: queries copy what they need on first use', { error: err.message }),
+  ).finally(() => { state.done = true })
 }

@@ -1,13 +1,13 @@
 /**
- * Operational routes: `/health` (the process is alive; public), `/ready` (Redis answers and workers are present)
- * and `/metrics`; these two are read routes (with AUTH_ENABLED, Prometheus sends a bearer token).
+ * Operational routes: `/health` (the process is alive; public), `/ready` (Redis answers, workers are present and the
+ * search engine has prepared this process: GatewayDeps.searchWarm) and `/metrics`; these two are read routes (with AUTH_ENABLED, Prometheus sends a bearer token).
  */
 import { openQueue, type WriteQueue } from '../../model/services/writeQueues.ts'
 import { metricsText } from '../../model/metricsText.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
 
-export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
+export function healthRoutes({ model, searchWarm }: GatewayDeps): RouteSpec[] {
   let probeQueue: WriteQueue | undefined
   return [
     {
@@ -15,7 +15,7 @@ export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
       handler: async function liveness() { return { body: { status: 'ok' } } },
     },
     {
-      method: 'GET', path: '/ready', scope: 'read', summary: 'Readiness: Redis answers and at least one worker is connected (503 otherwise)',
+      method: 'GET', path: '/ready', scope: 'read', summary: 'Readiness: Redis answers, at least one worker is connected and search is prepared (503 otherwise)',
       handler: async function readiness() {
         const checks: Record<string, unknown> = {}
         try {
@@ -26,7 +26,8 @@ export function healthRoutes({ model }: GatewayDeps): RouteSpec[] {
           checks.redis = false
           checks.error = err instanceof Error ? err.message : String(err)
         }
-        const ready = checks.redis === true && Number(checks.workers) > 0
+        checks.search = searchWarm && !searchWarm.done ? 'copying' : 'ready'
+        const ready = checks.redis === true && Number(checks.workers) > 0 && checks.search === 'ready'
         return { status: ready ? 200 : 503, body: { status: ready ? 'ready' : 'not ready', engine: model.engine.name, ...checks } }
       },
     },

@@ -62,6 +62,11 @@ export interface SearchEngine {
   urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]>
   /** One shard's autocomplete candidates (distinct values). */
   autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]>
+  /**
+   * Optional: prepares this process to answer queries without first copying anything (the native engine copies its
+   * facet lines and name lexicons, then keeps them current); a gateway reports ready once it is done.
+   */
+  warmUp?(): Promise<void>
   /** Key patterns of everything the engine indexes, for a full rebuild (restore indices). */
   indexKeyPatterns(): string[]
   close?(): Promise<void>

@@ -1,6 +1,8 @@
 /** Health, readiness, Prometheus metrics and the structured request log. */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
+import type { GatewayDeps } from '../../gateway/deps.ts'
+import { healthRoutes } from '../../gateway/routes/health.ts'
 import { spawnService } from '../helpers/processes.ts'
 import { startService, testConfig, type TestService, redisEnv } from '../helpers/service.ts'
 
@@ -10,10 +12,20 @@ t.after(async (ctx) => { await ctx.svc.close() })
 
 t('/health answers; /ready says Redis answers and workers are connected', async ({ svc }) => {
   assert.equal((await svc.call('GET', '/health')).body, { status: 'ok' })
+  await svc.gateway.warmed
   const ready = await svc.call('GET', '/ready')
   assert.is(ready.status, 200)
   assert.is(ready.body.redis, true)
   assert.ok(ready.body.workers > 0)
+  assert.is(ready.body.search, 'ready')
+})
+
+t('/ready is 503 while the search engine is still preparing the gateway', async ({ svc }) => {
+  const ready = healthRoutes({ model: svc.gateway.model, searchWarm: { done: false } } as GatewayDeps).find((r) => r.path === '/ready')!
+  const answer = await (ready.handler as () => Promise<{ status: number; body: Record<string, unknown> }>)()
+  assert.is(answer.status, 503)
+  assert.is(answer.body.search, 'copying')
+  assert.is(answer.body.redis, true)
 })
 
 t('/ready is 503 while no worker is connected', async () => {

@@ -28,6 +28,8 @@ const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
 /** The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps. */
 const NATIVE_INDEX_FORMAT = '2'
+/** How often a gateway reads the change logs of its copies of the index (warmUp). */
+const KEEP_CURRENT_MS = 1000
 /**
  * Suggestion entries scanned per autocomplete and shard: a few times the suggestions asked for (entries come in
  * the order of their text, so the first ones are the best candidates), within bounds.
@@ -124,6 +126,26 @@ export class NativeEngine implements SearchEngine {
   /** Records that the index is in this version's format (a new store, or after `restore --rebuild`). */
   async markRebuilt(): Promise<void> {
     await this.redis.hset(this.keys.layout(), 'nativeIndex', NATIVE_INDEX_FORMAT)
+  }
+
+  /**
+   * Copies into this process what its queries read (indexMirror.ts): every type's facet lines and the lexicons of its
+   * autocomplete fields (names, titles: what CONTAIN and END_WITH are asked of most), in every shard, then keeps the
+   * copies current in the background, KEEP_CURRENT_MS apart. A gateway reports ready once this is done.
+   */
+  async warmUp(): Promise<void> {
+    // Shards side by side (on a cluster their reads go to several servers), a shard's types one after another.
+    await Promise.all(this.keys.allShards().map(async (shard) => {
+      for (const entity of this.registry.entities) {
+        const fields = [...this.registry.searchFields(entity).values()]
+        await this.mirror.warm(shard, entity.name, fields.some((f) => f.facet), fields.filter((f) => f.autocomplete && f.name !== 'urn').map((f) => f.name))
+      }
+    }))
+    this.mirror.keepCurrent(KEEP_CURRENT_MS)
+  }
+
+  async close(): Promise<void> {
+    this.mirror.stop()
   }
 
   indexKeyPatterns(): string[] {

@@ -92,14 +92,36 @@ export class LexiconCopy {
     return condition === 'END_WITH' ? this.endingWith(needle) : this.containing(needle)
   }
 
+  /**
+   * Builds now the trigram lists CONTAIN builds on its first use (keeping them costs an append per value added). The
+   * END_WITH order is left to its first use: each value added moves part of it (an insertion into a sorted array),
+   * which a lexicon growing by a load of a million values should not pay unless END_WITH is asked.
+   */
+  prepare(): void {
+    this.trigrams()
+  }
+
+  private endOrder(): string[] {
+    return (this.ends ??= this.values.map((value, i) => endEntry(this.lowers[i]!, value)).sort(byCodeUnits))
+  }
+
+  private trigrams(): Trigrams {
+    if (!this.grams) {
+      this.grams = new Trigrams()
+      this.deletesSinceGrams = 0
+      this.lowers.forEach((lower, i) => this.grams!.add(i, lower))
+    }
+    return this.grams
+  }
+
   private endingWith(needle: string): string[] {
-    this.ends ??= this.values.map((value, i) => endEntry(this.lowers[i]!, value)).sort(byCodeUnits)
+    const ends = this.endOrder()
     const found: string[] = []
     const sought = reversed(needle)
-    for (let k = lowerBound(this.ends, sought); k < this.ends.length && this.ends[k]!.startsWith(sought); k++) {
+    for (let k = lowerBound(ends, sought); k < ends.length && ends[k]!.startsWith(sought); k++) {
       // The entry names its value after the separator (the first one after the needle, unless the value's own form
       // holds one: then the cut that rebuilds the entry).
-      const entry = this.ends[k]!
+      const entry = ends[k]!
       for (let cut = entry.indexOf(END_SEP, sought.length); cut >= 0; cut = entry.indexOf(END_SEP, cut + 1)) {
         const value = entry.slice(cut + 1)
         const at = this.index.get(value)
@@ -116,11 +138,7 @@ export class LexiconCopy {
   }
 
   private containingByTrigram(needle: string): string[] {
-    if (!this.grams) {
-      this.grams = new Trigrams()
-      this.deletesSinceGrams = 0
-      this.lowers.forEach((lower, i) => this.grams!.add(i, lower))
-    }
+    const grams = this.trigrams()
     // Positions found by this search carry its mark (a repeated entry is then skipped).
     if (this.marks.length < this.values.length) this.marks = new Int32Array(this.values.length * 2)
     if (this.mark === 0x7fffffff) {
@@ -129,7 +147,7 @@ export class LexiconCopy {
     }
     const mark = ++this.mark
     const found: string[] = []
-    for (const id of this.grams.candidates(needle)) {
+    for (const id of grams.candidates(needle)) {
       // A stale entry names a position past the end, or one whose value now lacks the needle.
       if (id >= this.values.length || this.marks[id] === mark || !this.lowers[id]!.includes(needle)) continue
       this.marks[id] = mark

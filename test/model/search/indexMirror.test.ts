@@ -2,11 +2,12 @@
  * The native engine's copy of the lexicons that CONTAIN and END_WITH compare and of the documents' facet values
  * (model/search/native/indexMirror.ts), through the service on the pass's real Redis: a write acknowledged is in the
  * very next answer, whether it adds a value, removes one or removes an entity; and the copy recovers when its change
- * log lost entries it had not read (trimmed, or deleted as a rebuild does).
+ * log lost entries it had not read (trimmed, or deleted as a rebuild does); a gateway copies before it is ready and
+ * reads the log in the background, so that no query copies a whole part.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
-import { startService, type TestService } from '../../helpers/service.ts'
+import { onCluster, startService, type TestService } from '../../helpers/service.ts'
 import { scanKeys } from '../../../model/store/redis.ts'
 
 const mirror = suite<{ svc: TestService }>('native index copies (CONTAIN, END_WITH, facets)')
@@ -87,6 +88,24 @@ mirror('a copy whose log was trimmed past it, or deleted, copies its lexicons ag
   assert.is((await properties(svc, 'stock_hourly')).status, 200)
   await redis.del(log!)
   assert.equal(await matching(svc, 'name', 'CONTAIN', 'hourly'), [ds('orders_hourly'), ds('sales_hourly'), ds('stock_hourly')], 'after a delete')
+})
+
+mirror('a gateway copies facet lines and names before it is ready, and reads their log without queries', async ({ svc }) => {
+  await svc.gateway.warmed
+  assert.is((await svc.call('GET', '/ready')).body.search, 'ready')
+  // Commands are counted per server: one server shows them all.
+  if (onCluster()) return
+  const redis = svc.gateway.model.redis
+  // The facet lines are copied by HSCAN, which nothing else in a query sends.
+  const copied = async () => /cmdstat_hscan:/.test(await redis.info('commandstats'))
+  assert.is((await properties(svc, 'warm_daily')).status, 200)
+  // Entries the background read took are not lost when the log is trimmed: the next query copies nothing whole.
+  await new Promise((r) => setTimeout(r, 3000))
+  const [log] = await logs(svc)
+  await redis.xtrim(log!, 'MAXLEN', 0)
+  await redis.config('RESETSTAT')
+  assert.equal(await matching(svc, 'name', 'CONTAIN', 'warm_'), [ds('warm_daily')])
+  assert.is(await copied(), false, 'no facet line was copied inside the query')
 })
 
 mirror.run()
