@@ -9,7 +9,7 @@ import { hashTagOf } from './shards.ts'
 /** `k` in a key mask. */
 const K = 107
 
-/** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK, KLINK, KUNLINK) or a native index op (DOC, UNDOC, POST, TALLY, LEXLOG) or a lexicon count (VCOUNT): see apply.lua. */
+/** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK, KLINK, KUNLINK) or a native index op (DOC, UNDOC, POST, TALLY, LEXLOG, PAIRLOG) or a lexicon count (VCOUNT): see apply.lua. */
 export type Op = string[]
 
 /** Which arguments of each command are keys (positions into the op's arguments). */
@@ -23,7 +23,7 @@ function keyPositions(cmd: string, argc: number): number[] {
     case 'UNDOC': return [0, 1, 2, 4, 5]
     case 'POST': return [0, 2, 3]
     case 'TALLY': return [0, 1]
-    case 'LEXLOG': return [0, 1]
+    case 'LEXLOG': case 'PAIRLOG': return [0, 1]
     case 'VCOUNT': return [0, 1]
     default: return [0]
   }

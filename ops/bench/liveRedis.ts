@@ -74,7 +74,8 @@ export async function readSlowLog(nodes: readonly Redis[], top = 8): Promise<Slo
 /** A slow-log entry's command: its name, a script's file (or sha), and its first arguments, shortened. */
 function describe(args: string[], scripts: Map<string, string>): string {
   const name = String(args[0] ?? '?').toUpperCase()
-  if (name === 'EVALSHA') return printable(`EVALSHA ${scripts.get(String(args[1])) ?? String(args[1]).slice(0, 10)} ${args.slice(3, 5).join(' ')}`.slice(0, 160))
+  // A script: its first key and, past its two key prefixes (the search scripts' ARGV 1-2), what it was asked.
+  if (name === 'EVALSHA') return printable(`EVALSHA ${scripts.get(String(args[1])) ?? String(args[1]).slice(0, 10)} ${args[3]} ${args.slice(6, 24).map((a) => String(a).slice(0, 40)).join(' ')}`.slice(0, 240))
   // The slow log keeps 128 bytes of each argument: an EVAL's script is named by its first words.
   if (name === 'EVAL') return printable(`EVAL "${String(args[1]).replace(/\s+/g, ' ').slice(0, 60)}..."`)
   return printable(args.slice(0, 4).map((a) => String(a).slice(0, 60)).join(' ').slice(0, 160))

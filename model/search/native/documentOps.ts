@@ -21,7 +21,8 @@
  *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; the facets of a
  *                   match-all)
  *   log:            stream, the index's change log: every value that entered or left a `vals:` lexicon and every
- *                   urn that entered or left `live:` (LEXLOG), every document number's new facet line (DOC) or
+ *                   urn that entered or left `live:` (LEXLOG), every value a document got or lost in a paired
+ *                   field (PAIRLOG: names, whose copies hold urns), every document number's new facet line (DOC) or
  *                   its end (UNDOC), trimmed to about LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:`
  *                   holds the id of its first entry (a log begun again has another)
  * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK, KLINK/KUNLINK), so replaying a document's
@@ -33,7 +34,7 @@ import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import { facetLine, nativeEntries } from './entries.ts'
-import { changeLog, lexiconLogOp, URN_LEXICON } from './indexMirror.ts'
+import { changeLog, lexiconLogOp, pairedField, pairLogOp, URN_LEXICON } from './indexMirror.ts'
 
 const SEP = '\u0000'
 
@@ -49,7 +50,9 @@ export function nativeDocumentOps(
   const now = nativeEntries(registry, entity, after)
   const ops: Op[] = []
   const docs = ix('docs')
-  const facets = new Set([...registry.searchFields(entity).values()].filter((f) => f.facet).map((f) => f.name))
+  const fields = [...registry.searchFields(entity).values()]
+  const facets = new Set(fields.filter((f) => f.facet).map((f) => f.name))
+  const paired = new Set(fields.filter(pairedField).map((f) => f.name))
   // The document's number comes first (every bitmap op below reads it) and goes last.
   const { log, origin, maxlen } = changeLog(keys, shard, T)
   if (after) ops.push(['DOC', docs, ix('next'), ix('free'), ix('lb'), urn, facetLine(facets, now), log, origin, maxlen])
@@ -57,6 +60,9 @@ export function nativeDocumentOps(
   else if (before) ops.push(['DEL', keys.doc(T, urn)])
   // A value entering or leaving a lexicon is logged for the copies that CONTAIN and END_WITH read (indexMirror.ts).
   const logged = (field: string, value: string): Op => lexiconLogOp(keys, shard, T, field, value)
+  // For a paired field (indexMirror.ts pairedField), what is logged is the document's own value, whether or not the
+  // lexicon changed: the copies hold which urns have each value.
+  const linkLogged = (field: string, value: string, present: boolean): Op => paired.has(field) ? pairLogOp(keys, shard, T, field, value, urn, present) : logged(field, value)
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn], logged(URN_LEXICON, urn))
   if (before && !after) ops.push(['ZREM', ix('live'), urn], logged(URN_LEXICON, urn))
 
@@ -79,13 +85,13 @@ export function nativeDocumentOps(
   for (const kw of old.keywords.keys()) {
     if (now.keywords.has(kw)) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    ops.push(['KUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], logged(field, lower), ...keywordOps(kw, '0'))
+    ops.push(['KUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], linkLogged(field, lower, false), ...keywordOps(kw, '0'))
   }
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
     // Facet buckets show original spellings; other fields need none.
-    ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower], logged(field, lower))
+    ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower], linkLogged(field, lower, true))
     if (!old.keywords.has(kw)) ops.push(...keywordOps(kw, '1'))
   }
   const aliasPost = (alias: string, bit: '0' | '1'): Op => post(ix('kw', alias), ix('bm', `kw:${alias}`), bitmapMin, bit)

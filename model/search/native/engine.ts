@@ -22,12 +22,14 @@ import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '..
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
-import { changeLog, IndexMirror, lexiconLogOp, URN_LEXICON } from './indexMirror.ts'
+import { changeLog, IndexMirror, lexiconLogOp, pairedField, URN_LEXICON } from './indexMirror.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
 /** The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps. */
 const NATIVE_INDEX_FORMAT = '2'
+/** The script's condition for a list of urns resolved here (CONTAIN or END_WITH on a paired field): not one a caller can send. */
+const URNS = 'URNS' as Criterion['condition']
 /** How often a gateway reads the change logs of its copies of the index (warmUp). */
 const KEEP_CURRENT_MS = 1000
 /**
@@ -129,8 +131,8 @@ export class NativeEngine implements SearchEngine {
   }
 
   /**
-   * Copies into this process what its queries read (indexMirror.ts): every type's facet lines and the lexicons of its
-   * autocomplete fields (names, titles: what CONTAIN and END_WITH are asked of most), in every shard, then keeps the
+   * Copies into this process what its queries read (indexMirror.ts): every type's facet lines and the pairs of its
+   * paired fields (names, titles: what CONTAIN and END_WITH are asked of most), in every shard, then keeps the
    * copies current in the background, KEEP_CURRENT_MS apart. A gateway reports ready once this is done.
    */
   async warmUp(): Promise<void> {
@@ -138,7 +140,7 @@ export class NativeEngine implements SearchEngine {
     await Promise.all(this.keys.allShards().map(async (shard) => {
       for (const entity of this.registry.entities) {
         const fields = [...this.registry.searchFields(entity).values()]
-        await this.mirror.warm(shard, entity.name, fields.some((f) => f.facet), fields.filter((f) => f.autocomplete && f.name !== 'urn').map((f) => f.name))
+        await this.mirror.warm(shard, entity.name, fields.some((f) => f.facet), fields.filter(pairedField).map((f) => f.name))
       }
     }))
     this.mirror.keepCurrent(KEEP_CURRENT_MS)
@@ -224,18 +226,24 @@ export class NativeEngine implements SearchEngine {
   /**
    * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
    * shard that match, found in this process's copy of the field's lexicon (the live set for the urn), current as of
-   * the call; other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
+   * the call; on a paired field (names) into URNS, the urns whose value matches, found in the copy of its pairs;
+   * other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
    */
   private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Criterion[]> {
+    const fields = this.registry.searchFields(entity)
     return Promise.all(criteria.map(async (c) => {
       if (c.numeric || (c.condition !== 'CONTAIN' && c.condition !== 'END_WITH')) return c
+      const spec = fields.get(c.field)
+      const paired = spec !== undefined && pairedField(spec)
       const field = c.field === 'urn' ? URN_LEXICON : c.field
       const found = new Set<string>()
       for (const value of c.values) {
-        for (const v of await this.mirror.find(shard, entity.name, field, c.condition, value.toLowerCase(), asOf)) found.add(v)
+        const needle = value.toLowerCase()
+        for (const v of await (paired ? this.mirror.findUrns(shard, entity.name, field, c.condition, needle, asOf) : this.mirror.find(shard, entity.name, field, c.condition, needle, asOf))) found.add(v)
         if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
       }
-      return { ...c, condition: 'EQUAL', values: [...found] }
+      // A paired field's matches are urns: the script makes them one set (URNS) rather than reading a posting each.
+      return paired ? { ...c, field: 'urn', condition: URNS, values: [...found] } : { ...c, condition: 'EQUAL', values: [...found] }
     }))
   }
 

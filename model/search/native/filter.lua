@@ -5,7 +5,8 @@
 
   A set of urns is an expression: `key` names a sorted set holding it, ordered as a result is (minus the
   relevance for words, 0 for everything else; then urn), so that a query of one set pages through it as it is
-  (postings are used as they are, combinations are stored in temporary keys), and `e:bitmap()` answers a bitmap
+  (postings are used as they are, combinations are stored in temporary keys), `e.numbers`, when an expression has
+  it, answers its documents' numbers (read while building it), and `e:bitmap()` answers a bitmap
   of the same documents (bit = the document's number, documentOps.ts), built only when facets need it: a
   posting's own bitmap when it has one, else from its members' numbers; a combination combines its parts' bitmaps
   with BITOP. `e:cost()` answers how many members building that bitmap would visit (0 when it only combines
@@ -253,25 +254,62 @@ local function urnCriterion(condition, v)
   return leaf(expiring(dest))
 end
 
+-- Urns the service resolved (condition URNS: CONTAIN or END_WITH on a field whose value-urn pairs it copies,
+-- indexMirror.ts), those that have a document, as one sorted set (score 0, urn order) built by ZADD, in place of a
+-- posting per matching value. Their document numbers, read on the way, are its `numbers` (facets) and its bitmap.
+local function urnList(urns)
+  local dest = tmp()
+  local numbers = {}
+  for c = 1, #urns, 500 do
+    local chunk = {}
+    for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
+    local args = { 'ZADD', dest }
+    for j, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
+      if v then
+        args[#args + 1] = 0
+        args[#args + 1] = chunk[j]
+        numbers[#numbers + 1] = tonumber(string.match(v, '^(%d+)'))
+      end
+    end
+    if #args > 2 then redis.call(unpack(args)) end
+  end
+  if #numbers == 0 then return false end
+  return {
+    key = expiring(dest),
+    numbers = function() return numbers end,
+    bitmap = memo(function()
+      local bitmap = tmp()
+      for _, n in ipairs(numbers) do redis.call('SETBIT', bitmap, n, 1) end
+      return expiring(bitmap)
+    end),
+    cost = function() return #numbers end,
+  }
+end
+
 -- The set of urns matching one criterion (false: nothing matches).
 local function criterion(field, condition, negated, numeric, values)
   local parts = {}
-  for _, v in ipairs(values) do
-    if field == 'urn' then
-      parts[#parts + 1] = urnCriterion(condition, v)
-    elseif numeric and NUMERIC_RANGE[condition] then
-      local min, max = NUMERIC_RANGE[condition](v)
-      local dest = tmp()
-      redis.call('ZRANGESTORE', dest, P .. 'num:' .. field, min, max, 'BYSCORE')
-      -- Filters weigh nothing: scores to 0, so that matches come in urn order.
-      redis.call('ZUNIONSTORE', dest, 1, dest, 'WEIGHTS', 0)
-      parts[#parts + 1] = leaf(expiring(dest))
-    elseif condition == 'EQUAL' then
-      -- A missing posting matches nothing: left out when the values are few (one left is then paged as it is),
-      -- left to the union when they are many (CONTAIN and END_WITH resolved to values: one EXISTS less each).
-      if #values > 16 or redis.call('EXISTS', kwKey(field, v)) == 1 then parts[#parts + 1] = leaf(kwKey(field, v)) end
-    else
-      for _, lower in ipairs(matchingValues(field, condition, v)) do parts[#parts + 1] = leaf(kwKey(field, lower)) end
+  if condition == 'URNS' then
+    local list = urnList(values)
+    if list then parts[1] = list end
+  else
+    for _, v in ipairs(values) do
+      if field == 'urn' then
+        parts[#parts + 1] = urnCriterion(condition, v)
+      elseif numeric and NUMERIC_RANGE[condition] then
+        local min, max = NUMERIC_RANGE[condition](v)
+        local dest = tmp()
+        redis.call('ZRANGESTORE', dest, P .. 'num:' .. field, min, max, 'BYSCORE')
+        -- Filters weigh nothing: scores to 0, so that matches come in urn order.
+        redis.call('ZUNIONSTORE', dest, 1, dest, 'WEIGHTS', 0)
+        parts[#parts + 1] = leaf(expiring(dest))
+      elseif condition == 'EQUAL' then
+        -- A missing posting matches nothing: left out when the values are few (one left is then paged as it is),
+        -- left to the union when they are many (CONTAIN and END_WITH resolved to values: one EXISTS less each).
+        if #values > 16 or redis.call('EXISTS', kwKey(field, v)) == 1 then parts[#parts + 1] = leaf(kwKey(field, v)) end
+      else
+        for _, lower in ipairs(matchingValues(field, condition, v)) do parts[#parts + 1] = leaf(kwKey(field, lower)) end
+      end
     end
   end
   local matched = union(parts, 'MAX')

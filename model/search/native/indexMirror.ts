@@ -2,14 +2,17 @@
  * Native engine: this process's copy of the parts of an index that are cheap to read in bulk here and dear to read
  * inside Redis, where every microsecond holds the only thread every reader and writer shares:
  *   - the lexicons (values of a field, `vals:<f>`; urns, `live:`) that CONTAIN and END_WITH compare one by one
- *     (about 1 us per value in Redis; here it costs this process's CPU, which grows with the gateways);
+ *     (about 1 us per value in Redis; here it costs this process's CPU, which grows with the gateways); for a
+ *     paired field (names: pairedField), each value with the urns that have it (read from its posting), so that
+ *     those conditions resolve to urns and a query does not read a posting per matching value;
  *   - every document's facet values (its facet line in `docs:`, by document number), so that the facets of a
  *     result (any but a match-all) are counted here from its documents' numbers or its bitmap, where Redis would
  *     AND the result with each shown value's bitmap (one BITOP and one BITCOUNT of N/8 bytes per value) or parse
  *     each document's facet line.
  *
  * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an
- * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG) and whenever a document number gets a new
+ * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value
+ * of a paired field ({f, v, u, p}: PAIRLOG) and whenever a document number gets a new
  * facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:`
  * holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
  * before every answer the copy reads the log from where it stopped, so a write acknowledged before the query is in
@@ -18,6 +21,7 @@
  * before it reports ready (warm), and reads every copy's log in the background (keepCurrent), so that a query reads
  * only the last moment's entries and never a whole copy.
  */
+import type { SearchField } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
@@ -30,6 +34,11 @@ export const LOG_LENGTH = 100_000
 export const URN_LEXICON = 'urn'
 /** The part that holds the documents' facet values. */
 const FACETS = '\u0000facets'
+/** The part that holds a paired field's `value \0 urn` pairs: this, then the field's name. */
+const PAIRS = '\u0000pairs\u0000'
+/** A pair's value (lower-cased already) and urn. */
+const pairValue = (pair: string) => pair.slice(0, pair.indexOf('\u0000'))
+const pairUrn = (pair: string) => pair.slice(pair.indexOf('\u0000') + 1)
 /** Values, documents or log entries one command reads. */
 const STEP = 1000
 
@@ -45,6 +54,22 @@ export function changeLog(keys: Keys, shard: number, entityType: string): { log:
 export function lexiconLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string): Op {
   const { log, origin, maxlen } = changeLog(keys, shard, entityType)
   return ['LEXLOG', log, origin, field, value, maxlen]
+}
+
+/**
+ * Whether the copies hold `field`'s values with the urns that have them (pairs), not its values alone: the
+ * autocomplete fields (names, titles), whose values are nearly one per document, so that CONTAIN and END_WITH on them
+ * resolve to urns here, and a query reads one list of urns instead of a posting per matching value (~730 keys,
+ * ~3 ms of Redis, for a word of the vocabulary in 100,000 names). Facet fields keep value lexicons.
+ */
+export function pairedField(field: SearchField): boolean {
+  return field.autocomplete && !field.facet && field.name !== URN_LEXICON
+}
+
+/** The apply op that logs that `urn`'s document has (`present`) or no longer has `value` (lower-cased) in a paired field. */
+export function pairLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string, urn: string, present: boolean): Op {
+  const { log, origin, maxlen } = changeLog(keys, shard, entityType)
+  return ['PAIRLOG', log, origin, field, value, urn, present ? '1' : '0', maxlen]
 }
 
 /** One index's copied parts, and how far its log has been read. */
@@ -99,14 +124,15 @@ export class IndexMirror {
   }
 
   /**
-   * Copies the facet lines of `entityType`'s index in `shard` (when `facets`) and the lexicons of `fields` (with
-   * their trigram lists) now, as their first query would, so that no query waits for a whole copy (at 1,000,000
+   * Copies the facet lines of `entityType`'s index in `shard` (when `facets`) and the pairs of the `paired` fields
+   * (with their trigram lists) now, as their first query would, so that no query waits for a whole copy (at 1,000,000
    * datasets the facet lines are ~30 s of short reads).
    */
-  async warm(shard: number, entityType: string, facets: boolean, fields: readonly string[]): Promise<void> {
+  async warm(shard: number, entityType: string, facets: boolean, paired: readonly string[]): Promise<void> {
+    const parts = [...(facets ? [FACETS] : []), ...paired.map((field) => PAIRS + field)]
     let copy: IndexCopy | undefined
-    for (const part of [...(facets ? [FACETS] : []), ...fields]) copy = await this.current(shard, entityType, part, performance.now())
-    for (const field of fields) copy?.lexicons.get(field)?.prepare()
+    for (const part of parts) copy = await this.current(shard, entityType, part, performance.now())
+    for (const part of parts) copy?.lexicons.get(part)?.prepare()
   }
 
   /**
@@ -139,6 +165,15 @@ export class IndexMirror {
   async find(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string, asOf = performance.now()): Promise<string[]> {
     const copy = await this.current(shard, entityType, field, asOf)
     return copy.lexicons.get(field)?.find(condition, needle) ?? []
+  }
+
+  /**
+   * The urns of `entityType`'s index in `shard` whose value of `field`, a paired field (pairedField), contains `needle`
+   * (CONTAIN) or ends with it (END_WITH), current as of `asOf` as for find. `needle` is lower-cased.
+   */
+  async findUrns(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string, asOf = performance.now()): Promise<string[]> {
+    const copy = await this.current(shard, entityType, PAIRS + field, asOf)
+    return (copy.lexicons.get(PAIRS + field)?.find(condition, needle) ?? []).map(pairUrn)
   }
 
   /**
@@ -235,7 +270,7 @@ export class IndexMirror {
     copy.began = state.began
     copy.started = true
     try {
-      await Promise.all(toCopy.map((part) => part === FACETS ? this.copyFacets(copy) : this.copyLexicon(copy, part)))
+      await Promise.all(toCopy.map((part) => part === FACETS ? this.copyFacets(copy) : part.startsWith(PAIRS) ? this.copyPairs(copy, part.slice(PAIRS.length)) : this.copyLexicon(copy, part)))
     } catch (err) {
       // Half copied: the next call copies everything again.
       for (const part of toCopy) copy.wanted.add(part)
@@ -277,6 +312,29 @@ export class IndexMirror {
     copy.lexicons.set(field, values)
   }
 
+  /**
+   * Copies a paired field's pairs whole: its lexicon's values, STEP per command, and each value's urns (its posting,
+   * a set or a sorted set: ZUNION of the one key reads either), STEP postings per round trip.
+   */
+  private async copyPairs(copy: IndexCopy, field: string): Promise<void> {
+    const pairs = new LexiconCopy(pairValue)
+    let from = '-'
+    for (;;) {
+      const page = (await this.redis.call('ZRANGE', this.keys.nativeIndex(copy.shard, copy.entityType, 'vals', field), from, '+', 'BYLEX', 'LIMIT', '0', String(STEP))) as string[]
+      const postings = this.redis.pipeline()
+      for (const v of page) postings.call('ZUNION', '1', this.keys.nativeIndex(copy.shard, copy.entityType, 'kw', `${field}\u0000${v}`))
+      const urns = page.length > 0 ? (await postings.exec()) ?? [] : []
+      page.forEach((v, i) => {
+        const [err, members] = urns[i] ?? [new Error('no reply')]
+        if (err) throw err
+        for (const urn of members as string[]) pairs.add(`${v}\u0000${urn}`)
+      })
+      if (page.length < STEP) break
+      from = `(${page[page.length - 1]}`
+    }
+    copy.lexicons.set(PAIRS + field, pairs)
+  }
+
   /** Copies every document's facet line (`docs:` holds urn -> `<number>|<line>`), STEP documents per command. */
   private async copyFacets(copy: IndexCopy): Promise<void> {
     const docs = this.keys.nativeIndex(copy.shard, copy.entityType, 'docs')
@@ -310,7 +368,11 @@ export class IndexMirror {
       const entry: Record<string, string> = {}
       for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!
       if (entry.n !== undefined) copy.facets?.set(Number(entry.n), entry.l)
-      else {
+      else if (entry.u !== undefined) {
+        const pairs = copy.lexicons.get(PAIRS + entry.f)
+        if (entry.p === '1') pairs?.add(`${entry.v}\u0000${entry.u}`)
+        else pairs?.delete(`${entry.v}\u0000${entry.u}`)
+      } else {
         if (copy.originals.delete(`${entry.f}\u0000${entry.v}`)) copy.generation++
         const lexicon = copy.lexicons.get(entry.f!)
         if (lexicon && entry.v !== undefined) {

@@ -179,7 +179,7 @@ if result then
       -- e.g. a union of many values) and reads N/8 bytes, as many as the live bitmap has. On one server of 100,000
       -- documents that is 12.5 KB, so up to smallResult matches are cheaper as numbers; in one of 16 shards, 780
       -- bytes: 16.
-      numbers = numbersOf(redis.call('ZRANGE', result.key, 0, -1))
+      numbers = result.numbers and result:numbers() or numbersOf(redis.call('ZRANGE', result.key, 0, -1))
     else
       bitmap = redis.call('GET', result:bitmap()) or ''
     end

@@ -48,6 +48,18 @@ mirror('a write acknowledged is in the next answer: a value added, changed, an e
   assert.equal(await matching(svc, 'urn', 'CONTAIN', 'ORDERS_'), [ds('orders_hourly')], 'urns compare without regard to case')
 })
 
+mirror('names shared by several documents: CONTAIN and END_WITH find each document that has one, and only while it has it', async ({ svc }) => {
+  for (const name of ['shared_a', 'shared_b', 'shared_c']) assert.is((await properties(svc, name, 'Common Title')).status, 200)
+  assert.equal(await matching(svc, 'displayName', 'CONTAIN', 'mon tit'), [ds('shared_a'), ds('shared_b'), ds('shared_c')])
+  assert.is((await properties(svc, 'shared_b', 'Other Title')).status, 200)
+  assert.equal(await matching(svc, 'displayName', 'END_WITH', 'common title'), [ds('shared_a'), ds('shared_c')], 'a document that changed its name leaves it')
+  assert.equal(await matching(svc, 'displayName', 'CONTAIN', 'title'), [ds('shared_a'), ds('shared_b'), ds('shared_c')])
+  assert.is((await svc.call('POST', '/entities?action=delete', { urn: ds('shared_a') })).status, 200)
+  assert.equal(await matching(svc, 'displayName', 'CONTAIN', 'common'), [ds('shared_c')], 'a removed document leaves it')
+  const negated = await svc.call('POST', '/entities?action=search', { input: 'shared', entity: 'dataset', start: 0, count: 10, filter: { or: [{ and: [{ field: 'displayName', condition: 'CONTAIN', value: 'common', negated: true }] }] } })
+  assert.equal((negated.body.value.entities as string[]).sort(), [ds('shared_b')], 'negated, with a word')
+})
+
 mirror('facets are counted from the result\'s documents (bitmap or numbers), current after each write', async ({ svc }) => {
   const tag = (name: string, tags: string[]) => svc.call('POST', '/aspects?action=ingestProposal', {
     proposal: { entityType: 'dataset', entityUrn: ds(name), changeType: 'UPSERT', aspectName: 'globalTags', aspect: { value: JSON.stringify({ tags: tags.map((t) => ({ tag: `urn:svc:tag:${t}` })) }), contentType: 'application/json' } },
