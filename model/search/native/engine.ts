@@ -226,20 +226,23 @@ export class NativeEngine implements SearchEngine {
   /**
    * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
    * shard that match, found in this process's copy of the field's lexicon (the live set for the urn), current as of
-   * the call; on a paired field (names) into URNS, the urns whose value matches, found in the copy of its pairs;
-   * other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
+   * the call; on a paired field (names) into URNS, the urns whose value matches, found in the copy of its pairs
+   * (START_WITH too, when its needles have three characters or more); other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
    */
   private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Criterion[]> {
     const fields = this.registry.searchFields(entity)
     return Promise.all(criteria.map(async (c) => {
-      if (c.numeric || (c.condition !== 'CONTAIN' && c.condition !== 'END_WITH')) return c
       const spec = fields.get(c.field)
-      const paired = spec !== undefined && pairedField(spec)
+      const paired = !c.numeric && spec !== undefined && pairedField(spec)
+      // START_WITH on a paired field, where each needle is found under its trigrams here (three or more characters).
+      const startsHere = paired && c.condition === 'START_WITH' && c.values.every((v) => v.length >= 3)
+      if (c.numeric || (c.condition !== 'CONTAIN' && c.condition !== 'END_WITH' && !startsHere)) return c
+      const condition = c.condition as 'CONTAIN' | 'END_WITH' | 'START_WITH'
       const field = c.field === 'urn' ? URN_LEXICON : c.field
       const found = new Set<string>()
       for (const value of c.values) {
         const needle = value.toLowerCase()
-        for (const v of await (paired ? this.mirror.findUrns(shard, entity.name, field, c.condition, needle, asOf) : this.mirror.find(shard, entity.name, field, c.condition, needle, asOf))) found.add(v)
+        for (const v of await (paired ? this.mirror.findUrns(shard, entity.name, field, condition, needle, asOf) : this.mirror.find(shard, entity.name, field, condition as 'CONTAIN' | 'END_WITH', needle, asOf))) found.add(v)
         if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
       }
       // A paired field's matches are urns: the script makes them one set (URNS) rather than reading a posting each.

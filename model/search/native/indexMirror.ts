@@ -169,9 +169,10 @@ export class IndexMirror {
 
   /**
    * The urns of `entityType`'s index in `shard` whose value of `field`, a paired field (pairedField), contains `needle`
-   * (CONTAIN) or ends with it (END_WITH), current as of `asOf` as for find. `needle` is lower-cased.
+   * (CONTAIN), ends with it (END_WITH) or starts with it (START_WITH), current as of `asOf` as for find. `needle` is
+   * lower-cased.
    */
-  async findUrns(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string, asOf = performance.now()): Promise<string[]> {
+  async findUrns(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH' | 'START_WITH', needle: string, asOf = performance.now()): Promise<string[]> {
     const copy = await this.current(shard, entityType, PAIRS + field, asOf)
     return (copy.lexicons.get(PAIRS + field)?.find(condition, needle) ?? []).map(pairUrn)
   }

@@ -87,9 +87,14 @@ export class LexiconCopy {
     if (this.grams && ++this.deletesSinceGrams > this.values.length) this.grams = undefined
   }
 
-  /** The values whose lower-cased form contains `needle` (CONTAIN) or ends with it (END_WITH); `needle` lower-cased. */
-  find(condition: 'CONTAIN' | 'END_WITH', needle: string): string[] {
-    return condition === 'END_WITH' ? this.endingWith(needle) : this.containing(needle)
+  /**
+   * The values whose lower-cased form contains `needle` (CONTAIN), ends with it (END_WITH) or starts with it
+   * (START_WITH); `needle` lower-cased. A needle of three or more code units is looked for under its rarest trigram.
+   */
+  find(condition: 'CONTAIN' | 'END_WITH' | 'START_WITH', needle: string): string[] {
+    if (condition === 'END_WITH') return this.endingWith(needle)
+    if (condition === 'START_WITH') return needle.length >= 3 ? this.byTrigram(needle, (lower) => lower.startsWith(needle)) : this.containingByBlocks(needle).filter((v) => this.lowerOf(v).startsWith(needle))
+    return needle.length >= 3 ? this.byTrigram(needle, (lower) => lower.includes(needle)) : this.containingByBlocks(needle)
   }
 
   /**
@@ -133,11 +138,8 @@ export class LexiconCopy {
     return found
   }
 
-  private containing(needle: string): string[] {
-    return needle.length >= 3 ? this.containingByTrigram(needle) : this.containingByBlocks(needle)
-  }
-
-  private containingByTrigram(needle: string): string[] {
+  /** The values that hold `needle` (three or more code units) and pass `test`, from the lists of its rarest trigram. */
+  private byTrigram(needle: string, test: (lower: string) => boolean): string[] {
     const grams = this.trigrams()
     // Positions found by this search carry its mark (a repeated entry is then skipped).
     if (this.marks.length < this.values.length) this.marks = new Int32Array(this.values.length * 2)
@@ -149,7 +151,7 @@ export class LexiconCopy {
     const found: string[] = []
     for (const id of grams.candidates(needle)) {
       // A stale entry names a position past the end, or one whose value now lacks the needle.
-      if (id >= this.values.length || this.marks[id] === mark || !this.lowers[id]!.includes(needle)) continue
+      if (id >= this.values.length || this.marks[id] === mark || !test(this.lowers[id]!)) continue
       this.marks[id] = mark
       found.push(this.values[id]!)
     }

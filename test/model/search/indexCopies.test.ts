@@ -14,7 +14,7 @@ function random(seed: number): () => number {
   return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
 }
 
-test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, through adds and deletes', () => {
+test('lexicon copy: CONTAIN, END_WITH and START_WITH equal a comparison of every value, through adds and deletes', () => {
   const rnd = random(7)
   const syllables = ['ab', 'ba', 'ca', 'da', 'x', 'yz', '_', '.', '1', '22']
   const word = () => Array.from({ length: 1 + Math.floor(rnd() * 6) }, () => syllables[Math.floor(rnd() * syllables.length)]).join('')
@@ -23,9 +23,8 @@ test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, thro
   const check = () => {
     for (const needle of ['', 'a', 'ab', 'aba', '_1', '22', 'zx', 'ab_', 'x.y', 'dadada', 'q', '\u0001', '\u0000', 'a\u0000ab', 'ba\u0001']) {
       const lower = needle.toLowerCase()
-      const naive = (cond: 'CONTAIN' | 'END_WITH') => [...held].filter((v) => cond === 'CONTAIN' ? v.toLowerCase().includes(lower) : v.toLowerCase().endsWith(lower)).sort()
-      assert.equal(copy.find('CONTAIN', lower).sort(), naive('CONTAIN'), `CONTAIN ${JSON.stringify(needle)}`)
-      assert.equal(copy.find('END_WITH', lower).sort(), naive('END_WITH'), `END_WITH ${JSON.stringify(needle)}`)
+      const naive = (cond: 'CONTAIN' | 'END_WITH' | 'START_WITH') => [...held].filter((v) => cond === 'CONTAIN' ? v.toLowerCase().includes(lower) : cond === 'END_WITH' ? v.toLowerCase().endsWith(lower) : v.toLowerCase().startsWith(lower)).sort()
+      for (const cond of ['CONTAIN', 'END_WITH', 'START_WITH'] as const) assert.equal(copy.find(cond, lower).sort(), naive(cond), `${cond} ${JSON.stringify(needle)}`)
     }
   }
   for (let i = 0; i < 3000; i++) {
