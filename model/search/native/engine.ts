@@ -23,11 +23,14 @@ import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { changeLog, IndexMirror, lexiconLogOp, pairedField, URN_LEXICON } from './indexMirror.ts'
+import type { RangeCondition } from './lexiconCopy.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
 /** The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps. */
 const NATIVE_INDEX_FORMAT = '2'
+/** The conditions a paired field answers from its pairs' order (indexMirror.ts urnsInOrder). */
+const IN_ORDER: Record<RangeCondition, true> = { START_WITH: true, GREATER_THAN: true, GREATER_THAN_OR_EQUAL_TO: true, LESS_THAN: true, LESS_THAN_OR_EQUAL_TO: true }
 /** The script's condition for a list of urns resolved here (CONTAIN or END_WITH on a paired field): not one a caller can send. */
 const URNS = 'URNS' as Criterion['condition']
 /** How often a gateway reads the change logs of its copies of the index (warmUp). */
@@ -227,22 +230,23 @@ export class NativeEngine implements SearchEngine {
    * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
    * shard that match, found in this process's copy of the field's lexicon (the live set for the urn), current as of
    * the call; on a paired field (names) into URNS, the urns whose value matches, found in the copy of its pairs
-   * (START_WITH too, when its needles have three characters or more); other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
+   * (START_WITH and the ranges too, read in their order); other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
    */
   private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Criterion[]> {
     const fields = this.registry.searchFields(entity)
     return Promise.all(criteria.map(async (c) => {
       const spec = fields.get(c.field)
       const paired = !c.numeric && spec !== undefined && pairedField(spec)
-      // START_WITH on a paired field, where each needle is found under its trigrams here (three or more characters).
-      const startsHere = paired && c.condition === 'START_WITH' && c.values.every((v) => v.length >= 3)
-      if (c.numeric || (c.condition !== 'CONTAIN' && c.condition !== 'END_WITH' && !startsHere)) return c
-      const condition = c.condition as 'CONTAIN' | 'END_WITH' | 'START_WITH'
+      const inside = c.condition === 'CONTAIN' || c.condition === 'END_WITH'
+      if (c.numeric || !(inside || (paired && c.condition in IN_ORDER))) return c
       const field = c.field === 'urn' ? URN_LEXICON : c.field
       const found = new Set<string>()
       for (const value of c.values) {
         const needle = value.toLowerCase()
-        for (const v of await (paired ? this.mirror.findUrns(shard, entity.name, field, condition, needle, asOf) : this.mirror.find(shard, entity.name, field, condition as 'CONTAIN' | 'END_WITH', needle, asOf))) found.add(v)
+        const matches = !paired ? this.mirror.find(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)
+          : inside ? this.mirror.findUrns(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)
+            : this.mirror.urnsInOrder(shard, entity.name, field, c.condition as RangeCondition, needle, this.maxValuesPerShard, asOf)
+        for (const v of await matches) found.add(v)
         if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
       }
       // A paired field's matches are urns: the script makes them one set (URNS) rather than reading a posting each.

@@ -26,7 +26,7 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { FacetCopy } from './facetCopy.ts'
-import { LexiconCopy } from './lexiconCopy.ts'
+import { LexiconCopy, type RangeCondition } from './lexiconCopy.ts'
 
 /** Entries a change log keeps (XADD MAXLEN ~): a copy that falls further behind than this copies its parts again. */
 export const LOG_LENGTH = 100_000
@@ -169,12 +169,20 @@ export class IndexMirror {
 
   /**
    * The urns of `entityType`'s index in `shard` whose value of `field`, a paired field (pairedField), contains `needle`
-   * (CONTAIN), ends with it (END_WITH) or starts with it (START_WITH), current as of `asOf` as for find. `needle` is
-   * lower-cased.
+   * (CONTAIN) or ends with it (END_WITH), current as of `asOf` as for find. `needle` is lower-cased.
    */
-  async findUrns(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH' | 'START_WITH', needle: string, asOf = performance.now()): Promise<string[]> {
+  async findUrns(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string, asOf = performance.now()): Promise<string[]> {
     const copy = await this.current(shard, entityType, PAIRS + field, asOf)
     return (copy.lexicons.get(PAIRS + field)?.find(condition, needle) ?? []).map(pairUrn)
+  }
+
+  /**
+   * The urns whose value of a paired field starts with `v` or is above or below it (as findUrns), read from the
+   * pairs in their values' order: at most `limit` + 1 (more than `limit` tells the caller it is too broad).
+   */
+  async urnsInOrder(shard: number, entityType: string, field: string, condition: RangeCondition, v: string, limit: number, asOf = performance.now()): Promise<string[]> {
+    const copy = await this.current(shard, entityType, PAIRS + field, asOf)
+    return (copy.lexicons.get(PAIRS + field)?.inOrder(condition, v, limit) ?? []).map(pairUrn)
   }
 
   /**

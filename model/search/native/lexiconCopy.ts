@@ -4,13 +4,15 @@
  * so that a search is a few `indexOf` over long strings (the engine's fast substring search) rather than one
  * comparison per value: about 2-2.5 ms for 100,000 names where comparing each took ~4 ms. A change makes its block's
  * string stale; the next search joins it again (BLOCK values), so a lexicon that keeps changing costs the blocks it
- * changed, not the whole lexicon. END_WITH reads another order, kept from its first use on: every value's reversed
- * form, sorted, where the values ending with a needle are the range that starts with the needle reversed (a binary
- * search, then the matches), and a change moves one entry. CONTAIN of a needle of three or more code units reads,
- * from its first use on, the values under the needle's rarest trigram (trigrams.ts) rather than every block: at
- * 100,000 names a word of the vocabulary is checked against a few thousand values, and the cost does not grow with
- * the lexicon but with the values sharing that trigram.
+ * changed, not the whole lexicon. END_WITH reads another order, kept from its first use on (sortedEntries.ts):
+ * every value's reversed form, sorted, where the values ending with a needle are the range that starts with the
+ * needle reversed (a binary search, then the matches). CONTAIN of a needle of three or more code units reads, from its first use on, the values under the needle's rarest trigram (trigrams.ts) rather than every
+ * block: at 100,000 names a word of the vocabulary is checked against a few thousand values, and the cost does not
+ * grow with the lexicon but with the values sharing that trigram. A lexicon of pairs (a name and an urn, whose order
+ * is their names') also keeps the values in order, where a range or a prefix is read from a binary search on
+ * (inOrder).
  */
+import { SortedEntries } from './sortedEntries.ts'
 import { Trigrams } from './trigrams.ts'
 
 /** Values per block. */
@@ -30,8 +32,10 @@ export class LexiconCopy {
   private readonly index = new Map<string, number>()
   private readonly joined: (Joined | undefined)[] = []
   private readonly lowerOf: (value: string) => string
-  /** `reversed lower-cased value END_SEP value` of every value, sorted (END_WITH); built on first use. */
-  private ends?: string[]
+  /** `reversed lower-cased value END_SEP value` of every value, in order (END_WITH); built on first use. */
+  private ends?: SortedEntries
+  /** The values in order (inOrder: pairs, which begin with their compared form); built on first use. */
+  private order?: SortedEntries
   /** Positions by trigram (CONTAIN of three code units or more); built on first use, again after many deletes. */
   private grams?: Trigrams
   /** Deletes since `grams` was built: each may leave stale entries there. */
@@ -56,20 +60,15 @@ export class LexiconCopy {
     this.lowers.push(this.lowerOf(value))
     this.stale(this.values.length - 1)
     this.grams?.add(this.values.length - 1, this.lowers[this.lowers.length - 1]!)
-    if (this.ends) {
-      const entry = endEntry(this.lowers[this.lowers.length - 1]!, value)
-      this.ends.splice(lowerBound(this.ends, entry), 0, entry)
-    }
+    this.ends?.add(endEntry(this.lowers[this.lowers.length - 1]!, value))
+    this.order?.add(value)
   }
 
   delete(value: string): void {
     const at = this.index.get(value)
     if (at === undefined) return
-    if (this.ends) {
-      const entry = endEntry(this.lowers[at]!, value)
-      const k = lowerBound(this.ends, entry)
-      if (this.ends[k] === entry) this.ends.splice(k, 1)
-    }
+    this.ends?.delete(endEntry(this.lowers[at]!, value))
+    this.order?.delete(value)
     // The last value takes the place of the removed one.
     const last = this.values.length - 1
     if (at !== last) {
@@ -87,27 +86,40 @@ export class LexiconCopy {
     if (this.grams && ++this.deletesSinceGrams > this.values.length) this.grams = undefined
   }
 
-  /**
-   * The values whose lower-cased form contains `needle` (CONTAIN), ends with it (END_WITH) or starts with it
-   * (START_WITH); `needle` lower-cased. A needle of three or more code units is looked for under its rarest trigram.
-   */
-  find(condition: 'CONTAIN' | 'END_WITH' | 'START_WITH', needle: string): string[] {
+  /** The values whose lower-cased form contains `needle` (CONTAIN) or ends with it (END_WITH); `needle` lower-cased. */
+  find(condition: 'CONTAIN' | 'END_WITH', needle: string): string[] {
     if (condition === 'END_WITH') return this.endingWith(needle)
-    if (condition === 'START_WITH') return needle.length >= 3 ? this.byTrigram(needle, (lower) => lower.startsWith(needle)) : this.containingByBlocks(needle).filter((v) => this.lowerOf(v).startsWith(needle))
-    return needle.length >= 3 ? this.byTrigram(needle, (lower) => lower.includes(needle)) : this.containingByBlocks(needle)
+    return needle.length >= 3 ? this.containingByTrigram(needle) : this.containingByBlocks(needle)
   }
 
   /**
-   * Builds now the trigram lists CONTAIN builds on its first use (keeping them costs an append per value added). The
-   * END_WITH order is left to its first use: each value added moves part of it (an insertion into a sorted array),
-   * which a lexicon growing by a load of a million values should not pay unless END_WITH is asked.
+   * The values whose compared form is above (GREATER_THAN...), below (LESS_THAN...) or starts with (START_WITH) `v`,
+   * for a lexicon whose values begin with their compared form (pairs `value \0 urn`, whose order is then the order
+   * of their values), read in that order: at most `limit` + 1 (more than `limit` tells the caller it is too broad).
    */
+  inOrder(condition: RangeCondition, v: string, limit: number): string[] {
+    const found: string[] = []
+    const below = condition === 'LESS_THAN' || condition === 'LESS_THAN_OR_EQUAL_TO'
+    const keep = IN_ORDER[condition]
+    this.order ??= new SortedEntries([...this.values])
+    this.order.scan(below ? '' : v, (value) => {
+      const lower = this.lowerOf(value)
+      if (keep(lower, v)) found.push(value)
+      else if (below || condition === 'START_WITH' || lower > v) return false
+      return found.length <= limit
+    })
+    return found
+  }
+
+  /** Builds now what CONTAIN, END_WITH and inOrder build on their first use. */
   prepare(): void {
     this.trigrams()
+    this.endOrder()
+    this.order ??= new SortedEntries([...this.values])
   }
 
-  private endOrder(): string[] {
-    return (this.ends ??= this.values.map((value, i) => endEntry(this.lowers[i]!, value)).sort(byCodeUnits))
+  private endOrder(): SortedEntries {
+    return (this.ends ??= new SortedEntries(this.values.map((value, i) => endEntry(this.lowers[i]!, value))))
   }
 
   private trigrams(): Trigrams {
@@ -123,10 +135,10 @@ export class LexiconCopy {
     const ends = this.endOrder()
     const found: string[] = []
     const sought = reversed(needle)
-    for (let k = lowerBound(ends, sought); k < ends.length && ends[k]!.startsWith(sought); k++) {
+    ends.scan(sought, (entry) => {
+      if (!entry.startsWith(sought)) return false
       // The entry names its value after the separator (the first one after the needle, unless the value's own form
       // holds one: then the cut that rebuilds the entry).
-      const entry = ends[k]!
       for (let cut = entry.indexOf(END_SEP, sought.length); cut >= 0; cut = entry.indexOf(END_SEP, cut + 1)) {
         const value = entry.slice(cut + 1)
         const at = this.index.get(value)
@@ -134,12 +146,12 @@ export class LexiconCopy {
         if (this.lowers[at]!.endsWith(needle)) found.push(value)
         break
       }
-    }
+      return true
+    })
     return found
   }
 
-  /** The values that hold `needle` (three or more code units) and pass `test`, from the lists of its rarest trigram. */
-  private byTrigram(needle: string, test: (lower: string) => boolean): string[] {
+  private containingByTrigram(needle: string): string[] {
     const grams = this.trigrams()
     // Positions found by this search carry its mark (a repeated entry is then skipped).
     if (this.marks.length < this.values.length) this.marks = new Int32Array(this.values.length * 2)
@@ -151,7 +163,7 @@ export class LexiconCopy {
     const found: string[] = []
     for (const id of grams.candidates(needle)) {
       // A stale entry names a position past the end, or one whose value now lacks the needle.
-      if (id >= this.values.length || this.marks[id] === mark || !test(this.lowers[id]!)) continue
+      if (id >= this.values.length || this.marks[id] === mark || !this.lowers[id]!.includes(needle)) continue
       this.marks[id] = mark
       found.push(this.values[id]!)
     }
@@ -216,17 +228,14 @@ const reversed = (s: string): string => s.split('').reverse().join('')
 /** A value's END_WITH entry: its lower-cased form reversed, then the value. */
 const endEntry = (lower: string, value: string): string => `${reversed(lower)}${END_SEP}${value}`
 
-/** Code-unit order (as `<` compares strings). */
-const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
+/** The conditions inOrder answers. */
+export type RangeCondition = 'START_WITH' | 'GREATER_THAN' | 'GREATER_THAN_OR_EQUAL_TO' | 'LESS_THAN' | 'LESS_THAN_OR_EQUAL_TO'
 
-/** The first position of sorted `list` whose entry is not below `key`. */
-function lowerBound(list: readonly string[], key: string): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (list[mid]! < key) lo = mid + 1
-    else hi = mid
-  }
-  return lo
+/** Whether a compared form meets a condition on `v` (as Redis compares the lexicon's bytes: code units here). */
+const IN_ORDER: Record<RangeCondition, (lower: string, v: string) => boolean> = {
+  START_WITH: (lower, v) => lower.startsWith(v),
+  GREATER_THAN: (lower, v) => lower > v,
+  GREATER_THAN_OR_EQUAL_TO: (lower, v) => lower >= v,
+  LESS_THAN: (lower, v) => lower < v,
+  LESS_THAN_OR_EQUAL_TO: (lower, v) => lower <= v,
 }

@@ -1,12 +1,13 @@
 /**
  * The pure parts of the native engine's gateway copy (model/search/native/lexiconCopy.ts, facetCopy.ts): searching a
  * lexicon by block strings and by trigrams finds exactly what comparing every value finds, through adds and deletes
- * that cross blocks and rebuild the trigram lists; facet counts from a bitmap equal counting each document's values.
+ * that cross blocks and rebuild the trigram lists, and so do prefixes and ranges read from the order of pairs
+ * (sortedEntries.ts, through its merges); facet counts from a bitmap equal counting each document's values.
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FacetCopy } from '../../../model/search/native/facetCopy.ts'
-import { LexiconCopy } from '../../../model/search/native/lexiconCopy.ts'
+import { LexiconCopy, type RangeCondition } from '../../../model/search/native/lexiconCopy.ts'
 import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
 
 function random(seed: number): () => number {
@@ -14,7 +15,7 @@ function random(seed: number): () => number {
   return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
 }
 
-test('lexicon copy: CONTAIN, END_WITH and START_WITH equal a comparison of every value, through adds and deletes', () => {
+test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, through adds and deletes', () => {
   const rnd = random(7)
   const syllables = ['ab', 'ba', 'ca', 'da', 'x', 'yz', '_', '.', '1', '22']
   const word = () => Array.from({ length: 1 + Math.floor(rnd() * 6) }, () => syllables[Math.floor(rnd() * syllables.length)]).join('')
@@ -23,8 +24,9 @@ test('lexicon copy: CONTAIN, END_WITH and START_WITH equal a comparison of every
   const check = () => {
     for (const needle of ['', 'a', 'ab', 'aba', '_1', '22', 'zx', 'ab_', 'x.y', 'dadada', 'q', '\u0001', '\u0000', 'a\u0000ab', 'ba\u0001']) {
       const lower = needle.toLowerCase()
-      const naive = (cond: 'CONTAIN' | 'END_WITH' | 'START_WITH') => [...held].filter((v) => cond === 'CONTAIN' ? v.toLowerCase().includes(lower) : cond === 'END_WITH' ? v.toLowerCase().endsWith(lower) : v.toLowerCase().startsWith(lower)).sort()
-      for (const cond of ['CONTAIN', 'END_WITH', 'START_WITH'] as const) assert.equal(copy.find(cond, lower).sort(), naive(cond), `${cond} ${JSON.stringify(needle)}`)
+      const naive = (cond: 'CONTAIN' | 'END_WITH') => [...held].filter((v) => cond === 'CONTAIN' ? v.toLowerCase().includes(lower) : v.toLowerCase().endsWith(lower)).sort()
+      assert.equal(copy.find('CONTAIN', lower).sort(), naive('CONTAIN'), `CONTAIN ${JSON.stringify(needle)}`)
+      assert.equal(copy.find('END_WITH', lower).sort(), naive('END_WITH'), `END_WITH ${JSON.stringify(needle)}`)
     }
   }
   for (let i = 0; i < 3000; i++) {
@@ -51,6 +53,38 @@ test('lexicon copy: CONTAIN, END_WITH and START_WITH equal a comparison of every
   assert.is(copy.size, held.size)
 })
 
+test('pairs in order: START_WITH and the ranges equal a comparison of every pair, through adds, deletes and merges', () => {
+  const rnd = random(11)
+  const letters = 'abcxyz_1'
+  const name = () => Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => letters[Math.floor(rnd() * letters.length)]).join('')
+  const pair = () => `${name()}\u0000urn:svc:dataset:${Math.floor(rnd() * 50_000)}`
+  const copy = new LexiconCopy((p) => p.slice(0, p.indexOf('\u0000')))
+  const held = new Set<string>()
+  const nameOf = (p: string) => p.slice(0, p.indexOf('\u0000'))
+  const tests: Record<RangeCondition, (n: string, v: string) => boolean> = {
+    START_WITH: (n, v) => n.startsWith(v), GREATER_THAN: (n, v) => n > v, GREATER_THAN_OR_EQUAL_TO: (n, v) => n >= v,
+    LESS_THAN: (n, v) => n < v, LESS_THAN_OR_EQUAL_TO: (n, v) => n <= v,
+  }
+  const check = () => {
+    for (const v of ['', 'a', 'ab', 'b', 'c_1', 'x', 'zz', 'zzzzzz', '1']) {
+      for (const [cond, test] of Object.entries(tests) as [RangeCondition, (n: string, v: string) => boolean][]) {
+        const naive = [...held].filter((p) => test(nameOf(p), v)).sort()
+        assert.equal(copy.inOrder(cond, v, Infinity).sort(), naive, `${cond} ${JSON.stringify(v)}`)
+        const few = copy.inOrder(cond, v, 3)
+        assert.ok(few.length === Math.min(naive.length, 4) && few.every((p) => test(nameOf(p), v)), `${cond} ${JSON.stringify(v)} limited`)
+      }
+    }
+  }
+  for (let i = 0; i < 2000; i++) { const p = pair(); copy.add(p); held.add(p) }
+  check()
+  // Enough changes after the order was built to merge its waiting changes several times.
+  for (let round = 0; round < 3; round++) {
+    for (const p of [...held]) if (rnd() < 0.4) { copy.delete(p); held.delete(p) }
+    for (let i = 0; i < 1500; i++) { const p = pair(); copy.add(p); held.add(p) }
+    check()
+  }
+})
+
 test('facet copy: counts from a bitmap or from numbers equal counting each document, top values first, a freed number counts nothing', () => {
   const facets = new FacetCopy()
   const line = (tags: string[], platform: string) => [['tags', ...tags].join(VALUE_SEP), ['platform', platform].join(VALUE_SEP)].join(FIELD_SEP)
@@ -67,6 +101,38 @@ test('facet copy: counts from a bitmap or from numbers equal counting each docum
   assert.equal(counted.get('owners'), [])
   assert.equal(facets.countBitmap(bitmap, ['platform'], 1).get('platform'), [['hive', 2]])
   assert.equal(facets.countNumbers([0, 3, 9, 17], ['tags', 'platform', 'owners'], 10), counted, 'by numbers as by bitmap')
+})
+
+test('pairs in order: START_WITH and the ranges equal a comparison of every pair, through adds, deletes and merges', () => {
+  const rnd = random(11)
+  const letters = 'abcxyz_1'
+  const name = () => Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => letters[Math.floor(rnd() * letters.length)]).join('')
+  const pair = () => `${name()}\u0000urn:svc:dataset:${Math.floor(rnd() * 50_000)}`
+  const copy = new LexiconCopy((p) => p.slice(0, p.indexOf('\u0000')))
+  const held = new Set<string>()
+  const nameOf = (p: string) => p.slice(0, p.indexOf('\u0000'))
+  const tests: Record<RangeCondition, (n: string, v: string) => boolean> = {
+    START_WITH: (n, v) => n.startsWith(v), GREATER_THAN: (n, v) => n > v, GREATER_THAN_OR_EQUAL_TO: (n, v) => n >= v,
+    LESS_THAN: (n, v) => n < v, LESS_THAN_OR_EQUAL_TO: (n, v) => n <= v,
+  }
+  const check = () => {
+    for (const v of ['', 'a', 'ab', 'b', 'c_1', 'x', 'zz', 'zzzzzz', '1']) {
+      for (const [cond, test] of Object.entries(tests) as [RangeCondition, (n: string, v: string) => boolean][]) {
+        const naive = [...held].filter((p) => test(nameOf(p), v)).sort()
+        assert.equal(copy.inOrder(cond, v, Infinity).sort(), naive, `${cond} ${JSON.stringify(v)}`)
+        const few = copy.inOrder(cond, v, 3)
+        assert.ok(few.length === Math.min(naive.length, 4) && few.every((p) => test(nameOf(p), v)), `${cond} ${JSON.stringify(v)} limited`)
+      }
+    }
+  }
+  for (let i = 0; i < 2000; i++) { const p = pair(); copy.add(p); held.add(p) }
+  check()
+  // Enough changes after the order was built to merge its waiting changes several times.
+  for (let round = 0; round < 3; round++) {
+    for (const p of [...held]) if (rnd() < 0.4) { copy.delete(p); held.delete(p) }
+    for (let i = 0; i < 1500; i++) { const p = pair(); copy.add(p); held.add(p) }
+    check()
+  }
 })
 
 test('facet copy: lines set again and again (packed anew many times) count as the last line of each document', () => {
