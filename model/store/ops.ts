@@ -23,7 +23,8 @@ function keyPositions(cmd: string, argc: number): number[] {
     case 'UNDOC': return [0, 1, 2, 4, 5]
     case 'POST': return [0, 2, 3]
     case 'TALLY': return [0, 1]
-    case 'LEXLOG': case 'PAIRLOG': return [0, 1]
+    case 'LEXLOG': return [0, 1]
+    case 'PAIRLOG': return [0, 1, 2]
     case 'VCOUNT': return [0, 1]
     default: return [0]
   }

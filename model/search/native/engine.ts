@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
-import type { Registry } from '../../registry.ts'
+import type { Registry, SearchField } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
@@ -22,8 +22,9 @@ import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '..
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
-import { changeLog, IndexMirror, lexiconLogOp, pairedField, URN_LEXICON } from './indexMirror.ts'
+import { changeLog, IndexMirror, lexiconLogOp, pairedField, URN_LEXICON, type PairedDocument } from './indexMirror.ts'
 import type { RangeCondition } from './lexiconCopy.ts'
+import { byCodeUnits } from './sortedEntries.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
@@ -31,6 +32,8 @@ const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua'
 const NATIVE_INDEX_FORMAT = '2'
 /** The conditions a paired field answers from its pairs' order (indexMirror.ts urnsInOrder). */
 const IN_ORDER: Record<RangeCondition, true> = { START_WITH: true, GREATER_THAN: true, GREATER_THAN_OR_EQUAL_TO: true, LESS_THAN: true, LESS_THAN_OR_EQUAL_TO: true }
+/** A criterion as the script gets it; one resolved to URNS also carries the documents (urn and number) found. */
+type Resolved = Criterion & { documents?: PairedDocument[] }
 /** The script's condition for a list of urns resolved here (CONTAIN or END_WITH on a paired field): not one a caller can send. */
 const URNS = 'URNS' as Criterion['condition']
 /** How often a gateway reads the change logs of its copies of the index (warmUp). */
@@ -53,6 +56,24 @@ function encodeCriteria(list: readonly Criterion[]): string[] {
 
 function encodeFilter(filter: FilterGroups): string[] {
   return [String(filter.length), ...filter.flatMap((group) => encodeCriteria(group))]
+}
+
+/** Facets in the script's shape (field, {original value, count, ...}, ...) as a shard's answer shows them. */
+function shapeFacets(fields: ReadonlyMap<string, SearchField>, raw: (Buffer | string | (Buffer | string | number)[])[]): ShardHits['facets'] {
+  const out: ShardHits['facets'] = []
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = String(raw[i])
+    const buckets = raw[i + 1] as (string | Buffer | number)[]
+    const field = fields.get(name)
+    const aggregations: Record<string, number> = {}
+    for (let j = 0; j < buckets.length; j += 2) {
+      const original = String(buckets[j])
+      const key = field?.facetKey === 'id' ? urnId(original) : original
+      aggregations[key] = (aggregations[key] ?? 0) + Number(String(buckets[j + 1]))
+    }
+    out.push({ name, aggregations })
+  }
+  return out
 }
 
 export class NativeEngine implements SearchEngine {
@@ -172,12 +193,15 @@ export class NativeEngine implements SearchEngine {
       : []
     const fields = this.registry.searchFields(query.entity)
     const facets = [...fields.values()].filter((f) => f.facet)
+    const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
+    const only = query.text.kind === 'all' && filter.length === 1 && filter[0]!.length === 1 ? filter[0]![0]! : undefined
+    if (only?.documents && !only.negated) return this.answerHere(shard, query.entity, only.documents, from, size, documents, asOf)
     const target = this.scriptTarget(shard, query.entity)
     const args = [
       target.prefix, target.tmp, String(from), String(size), String(this.maxValuesPerShard),
       String(words.length), ...words.flatMap((w) => [w.token, w.prefix ? '1' : '0']),
       ...encodeCriteria(await this.resolveInner(shard, query.entity, must, asOf)),
-      ...encodeFilter(await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))),
+      ...encodeFilter(filter),
       String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
       documents ? this.keys.docPrefix(shard, query.entity.name) : '',
     ]
@@ -191,18 +215,23 @@ export class NativeEngine implements SearchEngine {
     const rawFacets = bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, names, asOf)
       : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, names, asOf)
         : counted
-    for (let i = 0; i < rawFacets.length; i += 2) {
-      const name = String(rawFacets[i])
-      const buckets = rawFacets[i + 1] as (string | Buffer | number)[]
-      const field = fields.get(name)
-      const aggregations: Record<string, number> = {}
-      for (let j = 0; j < buckets.length; j += 2) {
-        const original = String(buckets[j])
-        const key = field?.facetKey === 'id' ? urnId(original) : original
-        aggregations[key] = (aggregations[key] ?? 0) + Number(String(buckets[j + 1]))
-      }
-      result.facets.push({ name, aggregations })
+    result.facets = shapeFacets(fields, rawFacets)
+    return result
+  }
+
+  /**
+   * A query of one criterion on a paired field and nothing else (`*` and a name CONTAIN, START_WITH, a range...),
+   * answered from the documents this process's copy found: every match scores 0, so the page is their urns in order;
+   * the facets are counted from their numbers, as for a script's result. Redis only gives the page's documents.
+   */
+  private async answerHere(shard: number, entity: EntitySpec, found: PairedDocument[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
+    const page = found.map((d) => d.urn).sort(byCodeUnits).slice(from, from + size)
+    const names = [...this.registry.searchFields(entity).values()].filter((f) => f.facet).map((f) => f.name)
+    const result: ShardHits = { total: found.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
+    if (found.length > 0 && names.length > 0) {
+      result.facets = shapeFacets(this.registry.searchFields(entity), await this.countFacets(shard, entity, found.map((d) => d.number), names, asOf))
     }
+    if (documents) result.documents = await Promise.all(page.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd')))
     return result
   }
 
@@ -232,7 +261,7 @@ export class NativeEngine implements SearchEngine {
    * the call; on a paired field (names) into URNS, the urns whose value matches, found in the copy of its pairs
    * (START_WITH and the ranges too, read in their order); other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
    */
-  private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Criterion[]> {
+  private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Resolved[]> {
     const fields = this.registry.searchFields(entity)
     return Promise.all(criteria.map(async (c) => {
       const spec = fields.get(c.field)
@@ -240,17 +269,24 @@ export class NativeEngine implements SearchEngine {
       const inside = c.condition === 'CONTAIN' || c.condition === 'END_WITH'
       if (c.numeric || !(inside || (paired && c.condition in IN_ORDER))) return c
       const field = c.field === 'urn' ? URN_LEXICON : c.field
-      const found = new Set<string>()
-      for (const value of c.values) {
-        const needle = value.toLowerCase()
-        const matches = !paired ? this.mirror.find(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)
-          : inside ? this.mirror.findUrns(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)
-            : this.mirror.urnsInOrder(shard, entity.name, field, c.condition as RangeCondition, needle, this.maxValuesPerShard, asOf)
-        for (const v of await matches) found.add(v)
+      // Values found (urns for the urn field), or a paired field's documents by urn.
+      const found = new Map<string, number>()
+      const tooMany = (value: string) => {
         if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
       }
+      for (const value of c.values) {
+        const needle = value.toLowerCase()
+        if (!paired) for (const v of await this.mirror.find(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)) found.set(v, 0)
+        else {
+          const documents = inside ? this.mirror.findUrns(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)
+            : this.mirror.urnsInOrder(shard, entity.name, field, c.condition as RangeCondition, needle, this.maxValuesPerShard, asOf)
+          for (const d of await documents) found.set(d.urn, d.number)
+        }
+        tooMany(value)
+      }
       // A paired field's matches are urns: the script makes them one set (URNS) rather than reading a posting each.
-      return paired ? { ...c, field: 'urn', condition: URNS, values: [...found] } : { ...c, condition: 'EQUAL', values: [...found] }
+      if (!paired) return { ...c, condition: 'EQUAL', values: [...found.keys()] }
+      return { ...c, field: 'urn', condition: URNS, values: [...found.keys()], documents: [...found].map(([urn, number]) => ({ urn, number })) }
     }))
   }
 

@@ -34,11 +34,17 @@ export const LOG_LENGTH = 100_000
 export const URN_LEXICON = 'urn'
 /** The part that holds the documents' facet values. */
 const FACETS = '\u0000facets'
-/** The part that holds a paired field's `value \0 urn` pairs: this, then the field's name. */
+/** The part that holds a paired field's `value \0 urn \0 document number` pairs: this, then the field's name. */
 const PAIRS = '\u0000pairs\u0000'
-/** A pair's value (lower-cased already) and urn. */
+/** A pair's value (lower-cased already), urn and document number. */
 const pairValue = (pair: string) => pair.slice(0, pair.indexOf('\u0000'))
-const pairUrn = (pair: string) => pair.slice(pair.indexOf('\u0000') + 1)
+const pairUrn = (pair: string) => pair.slice(pair.indexOf('\u0000') + 1, pair.lastIndexOf('\u0000'))
+const pairNumber = (pair: string) => Number(pair.slice(pair.lastIndexOf('\u0000') + 1))
+const pairOf = (value: string, urn: string, number: string | number) => `${value}\u0000${urn}\u0000${number}`
+
+/** A document found by its value of a paired field: its urn and number. */
+export interface PairedDocument { urn: string; number: number }
+const pairedDocument = (pair: string): PairedDocument => ({ urn: pairUrn(pair), number: pairNumber(pair) })
 /** Values, documents or log entries one command reads. */
 const STEP = 1000
 
@@ -69,7 +75,7 @@ export function pairedField(field: SearchField): boolean {
 /** The apply op that logs that `urn`'s document has (`present`) or no longer has `value` (lower-cased) in a paired field. */
 export function pairLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string, urn: string, present: boolean): Op {
   const { log, origin, maxlen } = changeLog(keys, shard, entityType)
-  return ['PAIRLOG', log, origin, field, value, urn, present ? '1' : '0', maxlen]
+  return ['PAIRLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), field, value, urn, present ? '1' : '0', maxlen]
 }
 
 /** One index's copied parts, and how far its log has been read. */
@@ -171,18 +177,18 @@ export class IndexMirror {
    * The urns of `entityType`'s index in `shard` whose value of `field`, a paired field (pairedField), contains `needle`
    * (CONTAIN) or ends with it (END_WITH), current as of `asOf` as for find. `needle` is lower-cased.
    */
-  async findUrns(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string, asOf = performance.now()): Promise<string[]> {
+  async findUrns(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string, asOf = performance.now()): Promise<PairedDocument[]> {
     const copy = await this.current(shard, entityType, PAIRS + field, asOf)
-    return (copy.lexicons.get(PAIRS + field)?.find(condition, needle) ?? []).map(pairUrn)
+    return (copy.lexicons.get(PAIRS + field)?.find(condition, needle) ?? []).map(pairedDocument)
   }
 
   /**
    * The urns whose value of a paired field starts with `v` or is above or below it (as findUrns), read from the
    * pairs in their values' order: at most `limit` + 1 (more than `limit` tells the caller it is too broad).
    */
-  async urnsInOrder(shard: number, entityType: string, field: string, condition: RangeCondition, v: string, limit: number, asOf = performance.now()): Promise<string[]> {
+  async urnsInOrder(shard: number, entityType: string, field: string, condition: RangeCondition, v: string, limit: number, asOf = performance.now()): Promise<PairedDocument[]> {
     const copy = await this.current(shard, entityType, PAIRS + field, asOf)
-    return (copy.lexicons.get(PAIRS + field)?.inOrder(condition, v, limit) ?? []).map(pairUrn)
+    return (copy.lexicons.get(PAIRS + field)?.inOrder(condition, v, limit) ?? []).map(pairedDocument)
   }
 
   /**
@@ -323,7 +329,7 @@ export class IndexMirror {
 
   /**
    * Copies a paired field's pairs whole: its lexicon's values, STEP per command, and each value's urns (its posting,
-   * a set or a sorted set: ZUNION of the one key reads either), STEP postings per round trip.
+   * a set or a sorted set: ZUNION of the one key reads either) and their document numbers, in one round trip per step.
    */
   private async copyPairs(copy: IndexCopy, field: string): Promise<void> {
     const pairs = new LexiconCopy(pairValue)
@@ -332,11 +338,17 @@ export class IndexMirror {
       const page = (await this.redis.call('ZRANGE', this.keys.nativeIndex(copy.shard, copy.entityType, 'vals', field), from, '+', 'BYLEX', 'LIMIT', '0', String(STEP))) as string[]
       const postings = this.redis.pipeline()
       for (const v of page) postings.call('ZUNION', '1', this.keys.nativeIndex(copy.shard, copy.entityType, 'kw', `${field}\u0000${v}`))
-      const urns = page.length > 0 ? (await postings.exec()) ?? [] : []
+      const replies = page.length > 0 ? (await postings.exec()) ?? [] : []
+      const found: [string, string][] = []
       page.forEach((v, i) => {
-        const [err, members] = urns[i] ?? [new Error('no reply')]
+        const [err, members] = replies[i] ?? [new Error('no reply')]
         if (err) throw err
-        for (const urn of members as string[]) pairs.add(`${v}\u0000${urn}`)
+        for (const urn of members as string[]) found.push([v, urn])
+      })
+      const entries = found.length > 0 ? await this.redis.hmget(this.keys.nativeIndex(copy.shard, copy.entityType, 'docs'), ...found.map(([, urn]) => urn)) : []
+      found.forEach(([v, urn], i) => {
+        const entry = entries[i]
+        if (entry) pairs.add(pairOf(v, urn, entry.slice(0, entry.indexOf('|'))))
       })
       if (page.length < STEP) break
       from = `(${page[page.length - 1]}`
@@ -378,9 +390,10 @@ export class IndexMirror {
       for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!
       if (entry.n !== undefined) copy.facets?.set(Number(entry.n), entry.l)
       else if (entry.u !== undefined) {
-        const pairs = copy.lexicons.get(PAIRS + entry.f)
-        if (entry.p === '1') pairs?.add(`${entry.v}\u0000${entry.u}`)
-        else pairs?.delete(`${entry.v}\u0000${entry.u}`)
+        // A document without a number (none is live without one) has nothing to pair.
+        const pairs = entry.d ? copy.lexicons.get(PAIRS + entry.f) : undefined
+        if (entry.p === '1') pairs?.add(pairOf(entry.v!, entry.u, entry.d!))
+        else pairs?.delete(pairOf(entry.v!, entry.u, entry.d!))
       } else {
         if (copy.originals.delete(`${entry.f}\u0000${entry.v}`)) copy.generation++
         const lexicon = copy.lexicons.get(entry.f!)

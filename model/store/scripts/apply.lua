@@ -44,8 +44,9 @@
                                                            (KLINK: the posting's first member; ZADD: a new
                                                            member) or removed it (KUNLINK: the posting emptied;
                                                            ZREM), logs {f field, v value, p 1|0}
-             PAIRLOG log origin field value urn present maxlen  logs {f field, v value, u urn, p present}: urn's
-                                                           document has (1) or no longer has (0) value in field
+             PAIRLOG log origin docs field value urn present maxlen  logs {f field, v value, u urn, d urn's
+                                                           document number (from docs), p present}: urn's document
+                                                           has (1) or no longer has (0) value in field
            The redisearch engine's string lexicons (model/search/redisearch/companions.ts):
              VCOUNT  counts lexicon value delta            HINCRBY counts value delta; at 0 or below HDEL counts
                                                            value and ZREM lexicon value; when it is now delta
@@ -214,7 +215,7 @@ for _ = 1, n do
   elseif cmd == 'LEXLOG' then
     if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
   elseif cmd == 'PAIRLOG' then
-    logChange(a[1], a[2], a[7], 'f', a[3], 'v', a[4], 'u', a[5], 'p', a[6])
+    logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7])
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
     if not number then
