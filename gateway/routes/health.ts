@@ -1,6 +1,7 @@
 /**
  * Operational routes: `/health` (the process is alive; public), `/ready` (Redis answers, workers are present and the
- * search engine has prepared this process: GatewayDeps.searchWarm) and `/metrics`; these two are read routes (with AUTH_ENABLED, Prometheus sends a bearer token).
+ * search engine has prepared this process: GatewayDeps.searchWarm) and `/metrics`; these two are read routes (with
+ * AUTH_ENABLED, Prometheus sends a bearer token).
  */
 import { openQueue, type WriteQueue } from '../../model/services/writeQueues.ts'
 import { metricsText } from '../../model/metricsText.ts'

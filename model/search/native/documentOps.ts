@@ -62,7 +62,8 @@ export function nativeDocumentOps(
   const logged = (field: string, value: string): Op => lexiconLogOp(keys, shard, T, field, value)
   // For a paired field (indexMirror.ts pairedField), what is logged is the document's own value, whether or not the
   // lexicon changed: the copies hold which urns have each value.
-  const linkLogged = (field: string, value: string, present: boolean): Op => paired.has(field) ? pairLogOp(keys, shard, T, field, value, urn, present) : logged(field, value)
+  const linkLogged = (field: string, value: string, present: boolean): Op =>
+    paired.has(field) ? pairLogOp(keys, shard, T, field, value, urn, present) : logged(field, value)
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn], logged(URN_LEXICON, urn))
   if (before && !after) ops.push(['ZREM', ix('live'), urn], logged(URN_LEXICON, urn))
 

@@ -23,18 +23,16 @@ import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { changeLog, IndexMirror, lexiconLogOp, pairedField, URN_LEXICON, type PairedDocument } from './indexMirror.ts'
-import type { RangeCondition } from './lexiconCopy.ts'
+import { isRangeCondition, type RangeCondition } from './lexiconCopy.ts'
 import { byCodeUnits } from './sortedEntries.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
 /** The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps. */
 const NATIVE_INDEX_FORMAT = '2'
-/** The conditions a paired field answers from its pairs' order (indexMirror.ts urnsInOrder). */
-const IN_ORDER: Record<RangeCondition, true> = { START_WITH: true, GREATER_THAN: true, GREATER_THAN_OR_EQUAL_TO: true, LESS_THAN: true, LESS_THAN_OR_EQUAL_TO: true }
 /** A criterion as the script gets it; one resolved to URNS also carries the documents (urn and number) found. */
 type Resolved = Criterion & { documents?: PairedDocument[] }
-/** The script's condition for a list of urns resolved here (CONTAIN or END_WITH on a paired field): not one a caller can send. */
+/** The script's condition for a list of urns resolved here (a condition on a paired field): not one a caller can send. */
 const URNS = 'URNS' as Criterion['condition']
 /** How often a gateway reads the change logs of its copies of the index (warmUp). */
 const KEEP_CURRENT_MS = 1000
@@ -195,7 +193,7 @@ export class NativeEngine implements SearchEngine {
     const facets = [...fields.values()].filter((f) => f.facet)
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const only = query.text.kind === 'all' && filter.length === 1 && filter[0]!.length === 1 ? filter[0]![0]! : undefined
-    if (only?.documents && !only.negated) return this.answerHere(shard, query.entity, only.documents, from, size, documents, asOf)
+    if (only?.documents && !only.negated) return this.answerHere(shard, query.entity, fields, only.documents, from, size, documents, asOf)
     const target = this.scriptTarget(shard, query.entity)
     const args = [
       target.prefix, target.tmp, String(from), String(size), String(this.maxValuesPerShard),
@@ -224,13 +222,11 @@ export class NativeEngine implements SearchEngine {
    * answered from the documents this process's copy found: every match scores 0, so the page is their urns in order;
    * the facets are counted from their numbers, as for a script's result. Redis only gives the page's documents.
    */
-  private async answerHere(shard: number, entity: EntitySpec, found: PairedDocument[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
+  private async answerHere(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, found: PairedDocument[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
     const page = found.map((d) => d.urn).sort(byCodeUnits).slice(from, from + size)
-    const names = [...this.registry.searchFields(entity).values()].filter((f) => f.facet).map((f) => f.name)
+    const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
     const result: ShardHits = { total: found.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
-    if (found.length > 0 && names.length > 0) {
-      result.facets = shapeFacets(this.registry.searchFields(entity), await this.countFacets(shard, entity, found.map((d) => d.number), names, asOf))
-    }
+    if (found.length > 0 && names.length > 0) result.facets = shapeFacets(fields, await this.countFacets(shard, entity, found.map((d) => d.number), names, asOf))
     if (documents) result.documents = await Promise.all(page.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd')))
     return result
   }
@@ -259,7 +255,8 @@ export class NativeEngine implements SearchEngine {
    * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
    * shard that match, found in this process's copy of the field's lexicon (the live set for the urn), current as of
    * the call; on a paired field (names) into URNS, the urns whose value matches, found in the copy of its pairs
-   * (START_WITH and the ranges too, read in their order); other criteria unchanged. Urns compare without regard to case; field values are lower-cased already.
+   * (START_WITH and the ranges too, read in their order); other criteria unchanged. Urns compare without regard to
+   * case; field values are lower-cased already.
    */
   private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Resolved[]> {
     const fields = this.registry.searchFields(entity)
@@ -267,13 +264,11 @@ export class NativeEngine implements SearchEngine {
       const spec = fields.get(c.field)
       const paired = !c.numeric && spec !== undefined && pairedField(spec)
       const inside = c.condition === 'CONTAIN' || c.condition === 'END_WITH'
-      if (c.numeric || !(inside || (paired && c.condition in IN_ORDER))) return c
+      // A paired field answers START_WITH and the ranges from its pairs' order (indexMirror.ts urnsInOrder).
+      if (c.numeric || !(inside || (paired && isRangeCondition(c.condition)))) return c
       const field = c.field === 'urn' ? URN_LEXICON : c.field
-      // Values found (urns for the urn field), or a paired field's documents by urn.
+      // Values found (urns for the urn field), or a paired field's documents: urn -> number.
       const found = new Map<string, number>()
-      const tooMany = (value: string) => {
-        if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
-      }
       for (const value of c.values) {
         const needle = value.toLowerCase()
         if (!paired) for (const v of await this.mirror.find(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)) found.set(v, 0)
@@ -282,7 +277,7 @@ export class NativeEngine implements SearchEngine {
             : this.mirror.urnsInOrder(shard, entity.name, field, c.condition as RangeCondition, needle, this.maxValuesPerShard, asOf)
           for (const d of await documents) found.set(d.urn, d.number)
         }
-        tooMany(value)
+        if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
       }
       // A paired field's matches are urns: the script makes them one set (URNS) rather than reading a posting each.
       if (!paired) return { ...c, condition: 'EQUAL', values: [...found.keys()] }

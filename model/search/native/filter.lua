@@ -254,7 +254,7 @@ local function urnCriterion(condition, v)
   return leaf(expiring(dest))
 end
 
--- Urns the service resolved (condition URNS: CONTAIN or END_WITH on a field whose value-urn pairs it copies,
+-- Urns the service resolved (condition URNS: a condition on a name, whose values and urns the service copies,
 -- indexMirror.ts), those that have a document, as one sorted set (score 0, urn order) built by ZADD, in place of a
 -- posting per matching value. Their document numbers, read on the way, are its `numbers` (facets) and its bitmap.
 local function urnList(urns)

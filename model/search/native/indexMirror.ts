@@ -131,7 +131,7 @@ export class IndexMirror {
 
   /**
    * Copies the facet lines of `entityType`'s index in `shard` (when `facets`) and the pairs of the `paired` fields
-   * (with their trigram lists) now, as their first query would, so that no query waits for a whole copy (at 1,000,000
+   * (with the lists and orders their searches read) now, as their first query would, so that no query waits for a whole copy (at 1,000,000
    * datasets the facet lines are ~30 s of short reads).
    */
   async warm(shard: number, entityType: string, facets: boolean, paired: readonly string[]): Promise<void> {
@@ -329,7 +329,8 @@ export class IndexMirror {
 
   /**
    * Copies a paired field's pairs whole: its lexicon's values, STEP per command, and each value's urns (its posting,
-   * a set or a sorted set: ZUNION of the one key reads either) and their document numbers, in one round trip per step.
+   * a set or a sorted set: ZUNION of the one key reads either) in one round trip per step, then their documents'
+   * numbers.
    */
   private async copyPairs(copy: IndexCopy, field: string): Promise<void> {
     const pairs = new LexiconCopy(pairValue)
@@ -345,11 +346,15 @@ export class IndexMirror {
         if (err) throw err
         for (const urn of members as string[]) found.push([v, urn])
       })
-      const entries = found.length > 0 ? await this.redis.hmget(this.keys.nativeIndex(copy.shard, copy.entityType, 'docs'), ...found.map(([, urn]) => urn)) : []
-      found.forEach(([v, urn], i) => {
-        const entry = entries[i]
-        if (entry) pairs.add(pairOf(v, urn, entry.slice(0, entry.indexOf('|'))))
-      })
+      // Their numbers, STEP documents per command (a value may have many).
+      for (let c = 0; c < found.length; c += STEP) {
+        const chunk = found.slice(c, c + STEP)
+        const entries = await this.redis.hmget(this.keys.nativeIndex(copy.shard, copy.entityType, 'docs'), ...chunk.map(([, urn]) => urn))
+        chunk.forEach(([v, urn], i) => {
+          const entry = entries[i]
+          if (entry) pairs.add(pairOf(v, urn, entry.slice(0, entry.indexOf('|'))))
+        })
+      }
       if (page.length < STEP) break
       from = `(${page[page.length - 1]}`
     }

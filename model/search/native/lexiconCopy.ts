@@ -6,10 +6,11 @@
  * string stale; the next search joins it again (BLOCK values), so a lexicon that keeps changing costs the blocks it
  * changed, not the whole lexicon. END_WITH reads another order, kept from its first use on (sortedEntries.ts):
  * every value's reversed form, sorted, where the values ending with a needle are the range that starts with the
- * needle reversed (a binary search, then the matches). CONTAIN of a needle of three or more code units reads, from its first use on, the values under the needle's rarest trigram (trigrams.ts) rather than every
- * block: at 100,000 names a word of the vocabulary is checked against a few thousand values, and the cost does not
- * grow with the lexicon but with the values sharing that trigram. A lexicon of pairs (a name and an urn, whose order
- * is their names') also keeps the values in order, where a range or a prefix is read from a binary search on
+ * needle reversed (a binary search, then the matches). CONTAIN of a needle of three or more code units reads, from
+ * its first use on, the values under the needle's rarest trigram (trigrams.ts) rather than every block: at 100,000
+ * names a word of the vocabulary is checked against a few thousand values, and the cost does not grow with the
+ * lexicon but with the values sharing that trigram. A lexicon of pairs (a name, its urn and document number, whose
+ * order is their names') also keeps its values in order, where a prefix or a range is read from a binary search on
  * (inOrder).
  */
 import { SortedEntries } from './sortedEntries.ts'
@@ -88,8 +89,7 @@ export class LexiconCopy {
 
   /** The values whose lower-cased form contains `needle` (CONTAIN) or ends with it (END_WITH); `needle` lower-cased. */
   find(condition: 'CONTAIN' | 'END_WITH', needle: string): string[] {
-    if (condition === 'END_WITH') return this.endingWith(needle)
-    return needle.length >= 3 ? this.containingByTrigram(needle) : this.containingByBlocks(needle)
+    return condition === 'END_WITH' ? this.endingWith(needle) : this.containing(needle)
   }
 
   /**
@@ -101,8 +101,7 @@ export class LexiconCopy {
     const found: string[] = []
     const below = condition === 'LESS_THAN' || condition === 'LESS_THAN_OR_EQUAL_TO'
     const keep = IN_ORDER[condition]
-    this.order ??= new SortedEntries([...this.values])
-    this.order.scan(below ? '' : v, (value) => {
+    this.valueOrder().scan(below ? '' : v, (value) => {
       const lower = this.lowerOf(value)
       if (keep(lower, v)) found.push(value)
       else if (below || condition === 'START_WITH' || lower > v) return false
@@ -115,7 +114,11 @@ export class LexiconCopy {
   prepare(): void {
     this.trigrams()
     this.endOrder()
-    this.order ??= new SortedEntries([...this.values])
+    this.valueOrder()
+  }
+
+  private valueOrder(): SortedEntries {
+    return (this.order ??= new SortedEntries([...this.values]))
   }
 
   private endOrder(): SortedEntries {
@@ -149,6 +152,10 @@ export class LexiconCopy {
       return true
     })
     return found
+  }
+
+  private containing(needle: string): string[] {
+    return needle.length >= 3 ? this.containingByTrigram(needle) : this.containingByBlocks(needle)
   }
 
   private containingByTrigram(needle: string): string[] {
@@ -239,3 +246,6 @@ const IN_ORDER: Record<RangeCondition, (lower: string, v: string) => boolean> = 
   LESS_THAN: (lower, v) => lower < v,
   LESS_THAN_OR_EQUAL_TO: (lower, v) => lower <= v,
 }
+
+/** Whether inOrder answers `condition`. */
+export const isRangeCondition = (condition: string): condition is RangeCondition => Object.hasOwn(IN_ORDER, condition)
