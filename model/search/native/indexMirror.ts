@@ -15,8 +15,8 @@
  * of a paired field ({f, v, u, p}: PAIRLOG) and whenever a document number gets a new
  * facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:`
  * holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
- * before every answer the copy reads the log from where it stopped, so a write acknowledged before the query is in
- * it. When the log lost entries this copy had not read (trimmed past them, or begun again after a rebuild deleted
+ * before every answer the copy reads the log from where it stopped (one XRANGE from the last entry read), so a write
+ * acknowledged before the query is in it. When the log lost entries this copy had not read (trimmed past them, or begun again after a rebuild deleted
  * it: another origin), every part of that index is copied again. A gateway copies the parts its queries read most
  * before it reports ready (warm), and reads every copy's log in the background (keepCurrent), so that a query reads
  * only the last moment's entries and never a whole copy.
@@ -259,6 +259,16 @@ export class IndexMirror {
 
   /** Copies the parts that need it (new ones; all of them when the log lost entries not read), then reads the log. */
   private async readOnce(copy: IndexCopy): Promise<void> {
+    // A copy that has read an entry of the log reads on from that entry, included: while it is still there, nothing
+    // after it was trimmed (a log loses its oldest entries first, and one begun again has other ids), so one command
+    // tells what is new. Where it is gone, or no entry was read yet, the log's state tells what was lost.
+    if (copy.started && copy.wanted.size === 0 && copy.cursor !== '0-0') {
+      const entries = (await this.redis.xrange(copy.log, copy.cursor, '+', 'COUNT', STEP + 1)) as [string, string[]][]
+      if (entries[0]?.[0] === copy.cursor) {
+        if (this.applyEntries(copy, entries.slice(1))) await this.readLog(copy)
+        return
+      }
+    }
     // A copy with nothing new to copy reads the log's next entries in the same round trip as the log's state. The
     // entries are asked first: a state read after them tells whether entries the copy had not read were trimmed
     // (or the log begun again) before they were read.
