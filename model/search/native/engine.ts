@@ -158,6 +158,8 @@ export class NativeEngine implements SearchEngine {
    * copies current in the background, KEEP_CURRENT_MS apart. A gateway reports ready once this is done.
    */
   async warmUp(): Promise<void> {
+    // First, so that copies stay current even when a copy below fails (the next query makes it).
+    this.mirror.keepCurrent(KEEP_CURRENT_MS)
     // Shards side by side (on a cluster their reads go to several servers), a shard's types one after another.
     await Promise.all(this.keys.allShards().map(async (shard) => {
       for (const entity of this.registry.entities) {
@@ -165,7 +167,6 @@ export class NativeEngine implements SearchEngine {
         await this.mirror.warm(shard, entity.name, fields.some((f) => f.facet), fields.filter(pairedField).map((f) => f.name))
       }
     }))
-    this.mirror.keepCurrent(KEEP_CURRENT_MS)
   }
 
   async close(): Promise<void> {

@@ -3,8 +3,8 @@
  * inside Redis, where every microsecond holds the only thread every reader and writer shares:
  *   - the lexicons (values of a field, `vals:<f>`; urns, `live:`) that CONTAIN and END_WITH compare one by one
  *     (about 1 us per value in Redis; here it costs this process's CPU, which grows with the gateways); for a
- *     paired field (names: pairedField), each value with the urns that have it (read from its posting), so that
- *     those conditions resolve to urns and a query does not read a posting per matching value;
+ *     paired field (names: pairedField), each value with the urns and document numbers that have it (read from its
+ *     posting), so that conditions on it (START_WITH and the ranges too) resolve to documents;
  *   - every document's facet values (its facet line in `docs:`, by document number), so that the facets of a
  *     result (any but a match-all) are counted here from its documents' numbers or its bitmap, where Redis would
  *     AND the result with each shown value's bitmap (one BITOP and one BITCOUNT of N/8 bytes per value) or parse
@@ -12,12 +12,12 @@
  *
  * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an
  * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value
- * of a paired field ({f, v, u, p}: PAIRLOG) and whenever a document number gets a new
+ * of a paired field ({f, v, u, d, p}: PAIRLOG, d its document number) and whenever a document number gets a new
  * facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:`
  * holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
  * before every answer the copy reads the log from where it stopped (one XRANGE from the last entry read), so a write
- * acknowledged before the query is in it. When the log lost entries this copy had not read (trimmed past them, or begun again after a rebuild deleted
- * it: another origin), every part of that index is copied again. A gateway copies the parts its queries read most
+ * acknowledged before the query is in it. When the log lost entries this copy had not read (trimmed past them, or
+ * begun again after a rebuild deleted it: another origin), every part of that index is copied again. A gateway copies the parts its queries read most
  * before it reports ready (warm), and reads every copy's log in the background (keepCurrent), so that a query reads
  * only the last moment's entries and never a whole copy.
  */
@@ -64,9 +64,9 @@ export function lexiconLogOp(keys: Keys, shard: number, entityType: string, fiel
 
 /**
  * Whether the copies hold `field`'s values with the urns that have them (pairs), not its values alone: the
- * autocomplete fields (names, titles), whose values are nearly one per document, so that CONTAIN and END_WITH on them
- * resolve to urns here, and a query reads one list of urns instead of a posting per matching value (~730 keys,
- * ~3 ms of Redis, for a word of the vocabulary in 100,000 names). Facet fields keep value lexicons.
+ * autocomplete fields (names, titles), whose values are nearly one per document, so that conditions on them
+ * resolve to documents here, and a query reads no posting per matching value (~730 keys, ~3 ms of Redis, for a
+ * word's CONTAIN in 100,000 names). Facet fields keep value lexicons.
  */
 export function pairedField(field: SearchField): boolean {
   return field.autocomplete && !field.facet && field.name !== URN_LEXICON
