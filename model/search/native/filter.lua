@@ -29,17 +29,30 @@ local function expiring(key)
   return key
 end
 
--- The document numbers of urns (those that have one), from the docs hash (`<number>|<facet line>`), in chunks.
-local function numbersOf(urns)
-  local numbers = {}
+-- The document numbers of urns (those that have one), from the docs hash (`<number>|<facet line>`), in chunks:
+-- `visit(urn, number)` is called for each urn that has one.
+local function eachNumber(urns, visit)
   for c = 1, #urns, 500 do
     local chunk = {}
     for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
-    for _, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
-      if v then numbers[#numbers + 1] = tonumber(string.match(v, '^(%d+)')) end
+    for j, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
+      if v then visit(chunk[j], tonumber(string.match(v, '^(%d+)'))) end
     end
   end
+end
+
+-- The numbers of those urns that have one.
+local function numbersOf(urns)
+  local numbers = {}
+  eachNumber(urns, function(_, n) numbers[#numbers + 1] = n end)
   return numbers
+end
+
+-- A new bitmap with the bits of `numbers` set.
+local function bitmapOfNumbers(numbers)
+  local dest = tmp()
+  for _, n in ipairs(numbers) do redis.call('SETBIT', dest, n, 1) end
+  return expiring(dest)
 end
 
 -- The bitmap a posting keeps of itself (documentOps.ts), or nil.
@@ -70,9 +83,7 @@ end
 local function bitmapOfKey(key, own)
   own = own or ownBitmap(key)
   if own then return own end
-  local dest = tmp()
-  for _, n in ipairs(numbersOf(membersOf(key))) do redis.call('SETBIT', dest, n, 1) end
-  return expiring(dest)
+  return bitmapOfNumbers(numbersOf(membersOf(key)))
 end
 
 -- A method that computes f(self) on its first call and then answers that value again (kept in the expression).
@@ -258,30 +269,25 @@ end
 -- indexMirror.ts), those that have a document, as one sorted set (score 0, urn order) built by ZADD, in place of a
 -- posting per matching value. Their document numbers, read on the way, are its `numbers` (facets) and its bitmap.
 local function urnList(urns)
-  local dest = tmp()
-  local numbers = {}
-  for c = 1, #urns, 500 do
-    local chunk = {}
-    for j = c, math.min(c + 499, #urns) do chunk[#chunk + 1] = urns[j] end
-    local args = { 'ZADD', dest }
-    for j, v in ipairs(redis.call('HMGET', P .. 'docs:', unpack(chunk))) do
-      if v then
-        args[#args + 1] = 0
-        args[#args + 1] = chunk[j]
-        numbers[#numbers + 1] = tonumber(string.match(v, '^(%d+)'))
-      end
-    end
-    if #args > 2 then redis.call(unpack(args)) end
-  end
+  local listed, numbers = {}, {}
+  eachNumber(urns, function(urn, n)
+    listed[#listed + 1] = urn
+    numbers[#numbers + 1] = n
+  end)
   if #numbers == 0 then return false end
+  local dest = tmp()
+  for c = 1, #listed, 500 do
+    local args = { 'ZADD', dest }
+    for j = c, math.min(c + 499, #listed) do
+      args[#args + 1] = 0
+      args[#args + 1] = listed[j]
+    end
+    redis.call(unpack(args))
+  end
   return {
     key = expiring(dest),
     numbers = function() return numbers end,
-    bitmap = memo(function()
-      local bitmap = tmp()
-      for _, n in ipairs(numbers) do redis.call('SETBIT', bitmap, n, 1) end
-      return expiring(bitmap)
-    end),
+    bitmap = memo(function() return bitmapOfNumbers(numbers) end),
     cost = function() return #numbers end,
   }
 end

@@ -21,10 +21,6 @@ export class SortedEntries {
     this.sorted = entries.sort(byCodeUnits)
   }
 
-  get size(): number {
-    return this.sorted.length - this.removed.size + this.pending.length
-  }
-
   add(entry: string): void {
     if (this.removed.delete(entry)) return
     if (has(this.sorted, entry)) return

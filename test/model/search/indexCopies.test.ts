@@ -103,38 +103,6 @@ test('facet copy: counts from a bitmap or from numbers equal counting each docum
   assert.equal(facets.countNumbers([0, 3, 9, 17], ['tags', 'platform', 'owners'], 10), counted, 'by numbers as by bitmap')
 })
 
-test('pairs in order: START_WITH and the ranges equal a comparison of every pair, through adds, deletes and merges', () => {
-  const rnd = random(11)
-  const letters = 'abcxyz_1'
-  const name = () => Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => letters[Math.floor(rnd() * letters.length)]).join('')
-  const pair = () => `${name()}\u0000urn:svc:dataset:${Math.floor(rnd() * 50_000)}`
-  const copy = new LexiconCopy((p) => p.slice(0, p.indexOf('\u0000')))
-  const held = new Set<string>()
-  const nameOf = (p: string) => p.slice(0, p.indexOf('\u0000'))
-  const tests: Record<RangeCondition, (n: string, v: string) => boolean> = {
-    START_WITH: (n, v) => n.startsWith(v), GREATER_THAN: (n, v) => n > v, GREATER_THAN_OR_EQUAL_TO: (n, v) => n >= v,
-    LESS_THAN: (n, v) => n < v, LESS_THAN_OR_EQUAL_TO: (n, v) => n <= v,
-  }
-  const check = () => {
-    for (const v of ['', 'a', 'ab', 'b', 'c_1', 'x', 'zz', 'zzzzzz', '1']) {
-      for (const [cond, test] of Object.entries(tests) as [RangeCondition, (n: string, v: string) => boolean][]) {
-        const naive = [...held].filter((p) => test(nameOf(p), v)).sort()
-        assert.equal(copy.inOrder(cond, v, Infinity).sort(), naive, `${cond} ${JSON.stringify(v)}`)
-        const few = copy.inOrder(cond, v, 3)
-        assert.ok(few.length === Math.min(naive.length, 4) && few.every((p) => test(nameOf(p), v)), `${cond} ${JSON.stringify(v)} limited`)
-      }
-    }
-  }
-  for (let i = 0; i < 2000; i++) { const p = pair(); copy.add(p); held.add(p) }
-  check()
-  // Enough changes after the order was built to merge its waiting changes several times.
-  for (let round = 0; round < 3; round++) {
-    for (const p of [...held]) if (rnd() < 0.4) { copy.delete(p); held.delete(p) }
-    for (let i = 0; i < 1500; i++) { const p = pair(); copy.add(p); held.add(p) }
-    check()
-  }
-})
-
 test('facet copy: lines set again and again (packed anew many times) count as the last line of each document', () => {
   const facets = new FacetCopy()
   const last = new Map<number, string[]>()
