@@ -15,7 +15,8 @@
  * kinds to ask), BENCH_LIVE_TIMEOUT_MS (10000: a request unanswered by then counts as a timeout),
  * BENCH_LIVE_LOAD_INFLIGHT (batch requests in flight while loading, 4), BENCH_LIVE_SEED (1), BENCH_LIVE_DATA_DIR (one
  * server: keep Redis's files there, and on a later run with the same settings skip the load: for measuring query-side
- * changes; its load and memory figures are then those of the run that loaded), and as in main.ts:
+ * changes; its load and memory figures are then those of the run that loaded), BENCH_LIVE_HOLD=1 (after the load, keep
+ * Redis and the gateway up for ops/bench/kindProbe.ts until interrupted, on a cluster too), and as in main.ts:
  * BENCH_ENGINE, BENCH_TOPOLOGY, BENCH_WORKERS, BENCH_APPENDFSYNC, BENCH_REDIS_SERVER, REDISEARCH_MODULE, BENCH_OUT.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -245,6 +246,11 @@ try {
   const waited = performance.now()
   for (const agent = new http.Agent(); (await send(base, agent, { method: 'GET', path: '/ready' }, TIMEOUT_MS)).status !== 200;) await new Promise((r) => setTimeout(r, 200))
   log(`gateway ready ${round((performance.now() - waited) / 1000)} s after the load`)
+  if (process.env.BENCH_LIVE_HOLD === '1') {
+    // For ops/bench/kindProbe.ts: the store stays up, with its gateway, until this process is interrupted.
+    log(`holding: PROBE_URL=${base.origin} PROBE_REDIS=${nodes.map((n) => n.options.port).join(',')} (Ctrl-C stops everything)`)
+    await new Promise(() => {})
+  }
   await startSlowLog(nodes, SLOW_MS * 1000)
   log(`running ${CLIENTS} query loops over ${KINDS.length} kinds and ${WRITES} writes/s for ${SECONDS} s`)
   const cpuBefore = await cpuSeconds(nodes)
