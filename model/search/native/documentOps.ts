@@ -22,8 +22,8 @@
  *                   match-all)
  *   log:            stream, the index's change log: every value that entered or left a `vals:` lexicon and every
  *                   urn that entered or left `live:` (LEXLOG), every value a document got or lost in a paired
- *                   field (PAIRLOG: names, whose copies hold urns), every document number's new facet line (DOC) or
- *                   its end (UNDOC), trimmed to about LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:`
+ *                   field (PAIRLOG: names, whose copies hold urns), every document's words when they change
+ *                   (WORDLOG), every document number's new facet line (DOC) or its end (UNDOC), trimmed to about LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:`
  *                   holds the id of its first entry (a log begun again has another)
  * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK, KLINK/KUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost.
@@ -34,7 +34,8 @@ import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import { facetLine, nativeEntries } from './entries.ts'
-import { changeLog, lexiconLogOp, pairedField, pairLogOp, URN_LEXICON } from './indexMirror.ts'
+import { changeLog, lexiconLogOp, pairedField, pairLogOp, URN_LEXICON, wordLogOp } from './indexMirror.ts'
+import { encodeWords } from './wordCopy.ts'
 
 const SEP = '\u0000'
 
@@ -77,6 +78,9 @@ export function nativeDocumentOps(
     if (!old.tokens.has(token)) ops.push(['ZLINK', ix('tok', token), String(-score), urn, ix('toks'), token], post(ix('tok', token), ix('bm', `tok:${token}`), bitmapMin, '1'))
     else if (old.tokens.get(token) !== score) ops.push(['ZADD', ix('tok', token), String(-score), urn])
   }
+  // The gateways' copies of the words (wordCopy.ts) get the document's words whole when any changed (a removed
+  // document's number is logged by UNDOC).
+  if (after && !sameTokens(old.tokens, now.tokens)) ops.push(wordLogOp(keys, shard, T, urn, encodeWords(now.tokens)))
   const keywordOps = (kw: string, bit: '0' | '1'): Op[] => {
     const [field, lower] = kw.split(SEP) as [string, string]
     const posting = ix('kw', kw)
@@ -105,4 +109,10 @@ export function nativeDocumentOps(
   for (const s of now.suggestions) if (!old.suggestions.has(s)) ops.push(['ZADD', ix('ac'), '0', s])
   if (before && !after) ops.push(['UNDOC', docs, ix('free'), ix('lb'), urn, log, origin, maxlen])
   return ops
+}
+
+function sameTokens(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
+  if (a.size !== b.size) return false
+  for (const [token, score] of a) if (b.get(token) !== score) return false
+  return true
 }

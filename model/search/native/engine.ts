@@ -25,6 +25,7 @@ import { lexRange } from '../../store/lexRange.ts'
 import { changeLog, IndexMirror, lexiconLogOp, pairedField, URN_LEXICON, type PairedDocument } from './indexMirror.ts'
 import { isRangeCondition, type RangeCondition } from './lexiconCopy.ts'
 import { byCodeUnits } from './sortedEntries.ts'
+import { facetFilter, facetFilterOf, matchWords, type FacetCriterion, type QueryWord } from './wordQuery.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
@@ -153,8 +154,8 @@ export class NativeEngine implements SearchEngine {
   }
 
   /**
-   * Copies into this process what its queries read (indexMirror.ts): every type's facet lines and the pairs of its
-   * paired fields (names, titles: what CONTAIN and END_WITH are asked of most), in every shard, then keeps the
+   * Copies into this process what its queries read (indexMirror.ts): every type's facet lines and words and the
+   * pairs of its paired fields (names, titles: what CONTAIN and END_WITH are asked of most), in every shard, then keeps the
    * copies current in the background, KEEP_CURRENT_MS apart. A gateway reports ready once this is done.
    */
   async warmUp(): Promise<void> {
@@ -164,7 +165,7 @@ export class NativeEngine implements SearchEngine {
     await Promise.all(this.keys.allShards().map(async (shard) => {
       for (const entity of this.registry.entities) {
         const fields = [...this.registry.searchFields(entity).values()]
-        await this.mirror.warm(shard, entity.name, fields.some((f) => f.facet), fields.filter(pairedField).map((f) => f.name))
+        await this.mirror.warm(shard, entity.name, fields.filter(pairedField).map((f) => f.name))
       }
     }))
   }
@@ -191,6 +192,9 @@ export class NativeEngine implements SearchEngine {
       ? [{ field: query.text.field, condition: 'EQUAL', values: [query.text.value], negated: false, numeric: false }]
       : []
     const fields = this.registry.searchFields(query.entity)
+    // Words, alone or with facet values as filters: answered from this process's copies (wordQuery.ts).
+    const facetOnly = words.length > 0 ? facetFilterOf(fields, query.filter) : null
+    if (facetOnly) return this.answerWords(shard, query.entity, fields, words, facetOnly, from, size, documents, asOf)
     const facets = [...fields.values()].filter((f) => f.facet)
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const only = query.text.kind === 'all' && filter.length === 1 && filter[0]!.length === 1 ? filter[0]![0]! : undefined
@@ -228,8 +232,35 @@ export class NativeEngine implements SearchEngine {
     const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
     const result: ShardHits = { total: found.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
     if (found.length > 0 && names.length > 0) result.facets = shapeFacets(fields, await this.countFacets(shard, entity, found.map((d) => d.number), names, asOf))
-    if (documents) result.documents = await Promise.all(page.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd')))
+    if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
+  }
+
+  /**
+   * A query of words with no filter but facet values, answered from this process's copies of the words and facet
+   * values (wordQuery.ts), as the script would answer it: Redis only gives the page's documents (one shard).
+   */
+  private async answerWords(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], filter: FacetCriterion[][], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
+    const copies = await this.mirror.wordsOf(shard, entity.name, asOf)
+    const expansions = new Map<string, string[]>()
+    for (const w of words.filter((w) => w.prefix)) {
+      const found = copies.words.expand(w.token, this.maxValuesPerShard)
+      if (found.length > this.maxValuesPerShard) throw tooBroad(`the word prefix ${JSON.stringify(w.token)}`, copies.words.expand(w.token, Infinity).length, this.maxValuesPerShard, this.maxValues)
+      expansions.set(w.token, found)
+    }
+    const answer = matchWords(copies.words, words, expansions, facetFilter(copies.facets, filter), from, size)
+    const page = answer.page.map((m) => copies.words.urn(m.number))
+    // Scores are minus the relevance.
+    const result: ShardHits = { total: answer.total, hits: answer.page.map((m, i) => ({ urn: page[i]!, score: -m.score || 0 })), facets: [] }
+    const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
+    if (answer.total > 0 && names.length > 0) result.facets = shapeFacets(fields, await this.countFacets(shard, entity, answer.numbers, names, asOf))
+    if (documents) result.documents = await this.pageDocuments(entity, page)
+    return result
+  }
+
+  /** The stored documents of a page's urns (field `d`), null for one without. */
+  private pageDocuments(entity: EntitySpec, urns: readonly string[]): Promise<(string | null)[]> {
+    return Promise.all(urns.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd')))
   }
 
   /**

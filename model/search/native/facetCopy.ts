@@ -8,6 +8,8 @@ import { FIELD_SEP, VALUE_SEP } from './entries.ts'
 export class FacetCopy {
   private readonly ids = new Map<string, number>()
   private readonly values: { field: string; lower: string }[] = []
+  /** Each field's value ids. */
+  private readonly byField = new Map<string, number[]>()
   /**
    * Every document's value ids, packed: document n's are `packed[start[n] .. start[n] + size[n])`. A new line is
    * appended at the end (its old ids are left behind); when the end is reached, the live ids are packed again into
@@ -36,6 +38,9 @@ export class FacetCopy {
           id = this.values.length
           this.values.push({ field, lower })
           this.ids.set(key, id)
+          const ofField = this.byField.get(field)
+          if (ofField) ofField.push(id)
+          else this.byField.set(field, [id])
         }
         ids.push(id)
       }
@@ -98,6 +103,18 @@ export class FacetCopy {
     const counts = new Uint32Array(this.values.length)
     for (const n of numbers) this.tally(counts, n)
     return this.top(counts, fields, limit)
+  }
+
+  /** The ids of the values of `field` (lower-cased) that `accept` takes. */
+  valueIds(field: string, accept: (lower: string) => boolean): Set<number> {
+    return new Set((this.byField.get(field) ?? []).filter((id) => accept(this.values[id]!.lower)))
+  }
+
+  /** Whether document `number` has one of the values `ids`. */
+  hasAny(number: number, ids: ReadonlySet<number>): boolean {
+    if (number >= this.size.length || ids.size === 0) return false
+    for (let k = this.start[number]!, to = k + this.size[number]!; k < to; k++) if (ids.has(this.packed[k]!)) return true
+    return false
   }
 
   private tally(counts: Uint32Array, number: number): void {

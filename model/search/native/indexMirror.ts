@@ -27,6 +27,7 @@ import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { FacetCopy } from './facetCopy.ts'
 import { LexiconCopy, type RangeCondition } from './lexiconCopy.ts'
+import { WordCopy } from './wordCopy.ts'
 
 /** Entries a change log keeps (XADD MAXLEN ~): a copy that falls further behind than this copies its parts again. */
 export const LOG_LENGTH = 100_000
@@ -34,6 +35,8 @@ export const LOG_LENGTH = 100_000
 export const URN_LEXICON = 'urn'
 /** The part that holds the documents' facet values. */
 const FACETS = '\u0000facets'
+/** The part that holds the documents' words (the `tok:` postings). */
+const WORDS = '\u0000words'
 /** The part that holds a paired field's `value \0 urn \0 document number` pairs: this, then the field's name. */
 const PAIRS = '\u0000pairs\u0000'
 /** A pair's value (lower-cased already), urn and document number. */
@@ -78,6 +81,12 @@ export function pairLogOp(keys: Keys, shard: number, entityType: string, field: 
   return ['PAIRLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), field, value, urn, present ? '1' : '0', maxlen]
 }
 
+/** The apply op that logs `urn`'s document's words now (wordCopy.ts encodeWords), after its number was given. */
+export function wordLogOp(keys: Keys, shard: number, entityType: string, urn: string, words: string): Op {
+  const { log, origin, maxlen } = changeLog(keys, shard, entityType)
+  return ['WORDLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), urn, words, maxlen]
+}
+
 /** One index's copied parts, and how far its log has been read. */
 interface IndexCopy {
   shard: number
@@ -88,6 +97,7 @@ interface IndexCopy {
   began: string | null
   lexicons: Map<string, LexiconCopy>
   facets?: FacetCopy
+  words?: WordCopy
   /**
    * Original spellings of facet values (`field SEP lower` -> original, from `valo:<field>`), read once each: the
    * apply script sets one only when the value enters its lexicon, which it logs, and the log's entry drops it here.
@@ -130,12 +140,12 @@ export class IndexMirror {
   }
 
   /**
-   * Copies the facet lines of `entityType`'s index in `shard` (when `facets`) and the pairs of the `paired` fields
-   * (with the lists and orders their searches read) now, as their first query would, so that no query waits for a whole copy (at 1,000,000
-   * datasets the facet lines are ~30 s of short reads).
+   * Copies the facet lines and the words of `entityType`'s index in `shard` and the pairs of the `paired` fields
+   * (with the lists and orders their searches read) now, as their first query would, so that no query waits for a
+   * whole copy (at 1,000,000 datasets the facet lines are ~30 s of short reads).
    */
-  async warm(shard: number, entityType: string, facets: boolean, paired: readonly string[]): Promise<void> {
-    const parts = [...(facets ? [FACETS] : []), ...paired.map((field) => PAIRS + field)]
+  async warm(shard: number, entityType: string, paired: readonly string[]): Promise<void> {
+    const parts = [FACETS, WORDS, ...paired.map((field) => PAIRS + field)]
     let copy: IndexCopy | undefined
     for (const part of parts) copy = await this.current(shard, entityType, part, performance.now())
     for (const part of parts) copy?.lexicons.get(part)?.prepare()
@@ -202,6 +212,16 @@ export class IndexMirror {
   }
 
   /**
+   * The copies of the documents' words and facet values of `entityType`'s index in `shard`, current as of `asOf` (as
+   * for find), to answer a query of words here (wordQuery.ts).
+   */
+  async wordsOf(shard: number, entityType: string, asOf = performance.now()): Promise<{ words: WordCopy; facets: FacetCopy }> {
+    const copy = await this.current(shard, entityType, WORDS, asOf)
+    if (!copy.facets) await this.current(shard, entityType, FACETS, asOf)
+    return { words: copy.words!, facets: copy.facets! }
+  }
+
+  /**
    * The original spellings of facet values `lowers` of `field` (from `valo:<field>`; the value itself where it has
    * none), remembered after the first read. Call after countFacets, which brought the copy up to date.
    */
@@ -230,7 +250,7 @@ export class IndexMirror {
       const origin = this.keys.nativeIndex(shard, entityType, 'logorigin')
       this.copies.set(log, (copy = { shard, entityType, log, origin, began: null, lexicons: new Map(), originals: new Map(), generation: 0, wanted: new Set(), started: false, cursor: '0-0', seen: 0, readFrom: -Infinity, runningFrom: -Infinity }))
     }
-    if (part === FACETS ? !copy.facets : !copy.lexicons.has(part)) copy.wanted.add(part)
+    if (part === FACETS ? !copy.facets : part === WORDS ? !copy.words : !copy.lexicons.has(part)) copy.wanted.add(part)
     if (copy.wanted.size > 0 || copy.readFrom < asOf) await this.catchUp(copy, asOf)
     return copy
   }
@@ -281,7 +301,7 @@ export class IndexMirror {
       if (this.applyEntries(copy, entries)) await this.readLog(copy)
       return
     }
-    const held = [...copy.lexicons.keys(), ...(copy.facets ? [FACETS] : [])]
+    const held = [...copy.lexicons.keys(), ...(copy.facets ? [FACETS] : []), ...(copy.words ? [WORDS] : [])]
     const toCopy = lost || !copy.started ? [...new Set([...held, ...copy.wanted])] : [...copy.wanted]
     copy.wanted.clear()
     // Entries logged from here on are read after the copy and replayed over it: each states what its lexicon holds
@@ -295,7 +315,8 @@ export class IndexMirror {
     copy.began = state.began
     copy.started = true
     try {
-      await Promise.all(toCopy.map((part) => part === FACETS ? this.copyFacets(copy) : part.startsWith(PAIRS) ? this.copyPairs(copy, part.slice(PAIRS.length)) : this.copyLexicon(copy, part)))
+      await Promise.all(toCopy.map((part) => part === FACETS ? this.copyFacets(copy) : part === WORDS ? this.copyWords(copy)
+        : part.startsWith(PAIRS) ? this.copyPairs(copy, part.slice(PAIRS.length)) : this.copyLexicon(copy, part)))
     } catch (err) {
       // Half copied: the next call copies everything again.
       for (const part of toCopy) copy.wanted.add(part)
@@ -388,6 +409,46 @@ export class IndexMirror {
     copy.facets = facets
   }
 
+  /**
+   * Copies every posting of a word whole: the words of the lexicon `toks:`, STEP per command, and each one's
+   * posting with its scores in one round trip per step, then the documents' numbers (each read once).
+   */
+  private async copyWords(copy: IndexCopy): Promise<void> {
+    const ix = (kind: string, rest = '') => this.keys.nativeIndex(copy.shard, copy.entityType, kind, rest)
+    const words = new WordCopy()
+    const numbers = new Map<string, number | null>()
+    let from = '-'
+    for (;;) {
+      const page = (await this.redis.call('ZRANGE', ix('toks'), from, '+', 'BYLEX', 'LIMIT', '0', String(STEP))) as string[]
+      const postings = this.redis.pipeline()
+      for (const word of page) postings.zrange(ix('tok', word), 0, -1, 'WITHSCORES')
+      const replies = page.length > 0 ? (await postings.exec()) ?? [] : []
+      const members = page.map((_, i) => {
+        const [err, list] = replies[i] ?? [new Error('no reply')]
+        if (err) throw err
+        return list as string[]
+      })
+      const unknown = [...new Set(members.flatMap((list) => list.filter((_, k) => k % 2 === 0)))].filter((urn) => !numbers.has(urn))
+      for (let c = 0; c < unknown.length; c += STEP) {
+        const chunk = unknown.slice(c, c + STEP)
+        const entries = await this.redis.hmget(ix('docs'), ...chunk)
+        chunk.forEach((urn, i) => numbers.set(urn, entries[i] ? Number(entries[i]!.slice(0, entries[i]!.indexOf('|'))) : null))
+      }
+      page.forEach((word, i) => {
+        const list = members[i]!
+        for (let k = 0; k < list.length; k += 2) {
+          const number = numbers.get(list[k]!)
+          // A posting member without a document number is not live (none is live without one).
+          if (number != null) words.load(word, list[k]!, number, Number(list[k + 1]))
+        }
+      })
+      if (page.length < STEP) break
+      from = `(${page[page.length - 1]}`
+    }
+    words.seal()
+    copy.words = words
+  }
+
   /** The log's next entries after the cursor (at most STEP). */
   private async logEntries(copy: IndexCopy): Promise<[string, string[]][]> {
     return (await this.redis.xrange(copy.log, `(${copy.cursor}`, '+', 'COUNT', STEP)) as [string, string[]][]
@@ -403,8 +464,12 @@ export class IndexMirror {
     for (const [id, fields] of entries) {
       const entry: Record<string, string> = {}
       for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!
-      if (entry.n !== undefined) copy.facets?.set(Number(entry.n), entry.l)
-      else if (entry.u !== undefined) {
+      if (entry.w !== undefined) {
+        if (entry.d) copy.words?.set(Number(entry.d), entry.u!, entry.w)
+      } else if (entry.n !== undefined) {
+        copy.facets?.set(Number(entry.n), entry.l)
+        if (entry.l === undefined) copy.words?.delete(Number(entry.n))
+      } else if (entry.u !== undefined) {
         // A document without a number (none is live without one) has nothing to pair.
         const pairs = entry.d ? copy.lexicons.get(PAIRS + entry.f) : undefined
         if (entry.p === '1') pairs?.add(pairOf(entry.v!, entry.u, entry.d!))

@@ -47,6 +47,8 @@
              PAIRLOG log origin docs field value urn present maxlen  logs {f field, v value, u urn, d urn's
                                                            document number (from docs), p present}: urn's document
                                                            has (1) or no longer has (0) value in field
+             WORDLOG log origin docs urn words maxlen      logs {u urn, d urn's document number (from docs), w
+                                                           words}: the document's words and their scores now
            The redisearch engine's string lexicons (model/search/redisearch/companions.ts):
              VCOUNT  counts lexicon value delta            HINCRBY counts value delta; at 0 or below HDEL counts
                                                            value and ZREM lexicon value; when it is now delta
@@ -216,6 +218,8 @@ for _ = 1, n do
     if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
   elseif cmd == 'PAIRLOG' then
     logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7])
+  elseif cmd == 'WORDLOG' then
+    logChange(a[1], a[2], a[6], 'u', a[4], 'd', docNumber(a[3], a[4]) or '', 'w', a[5])
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
     if not number then
