@@ -242,7 +242,7 @@ export class NativeEngine implements SearchEngine {
    */
   private async answerWords(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], filter: FacetCriterion[][], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
     const copies = await this.mirror.wordsOf(shard, entity.name, asOf)
-    const expansions = new Map<string, string[]>()
+    const expansions = new Map<string, number[]>()
     for (const w of words.filter((w) => w.prefix)) {
       const found = copies.words.expand(w.token, this.maxValuesPerShard)
       if (found.length > this.maxValuesPerShard) throw tooBroad(`the word prefix ${JSON.stringify(w.token)}`, copies.words.expand(w.token, Infinity).length, this.maxValuesPerShard, this.maxValues)

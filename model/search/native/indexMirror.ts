@@ -99,11 +99,11 @@ interface IndexCopy {
   facets?: FacetCopy
   words?: WordCopy
   /**
-   * Original spellings of facet values (`field SEP lower` -> original, from `valo:<field>`), read once each: the
+   * Original spellings of facet values (by field, then lower-cased value, from `valo:<field>`), read once each: the
    * apply script sets one only when the value enters its lexicon, which it logs, and the log's entry drops it here.
    * `generation` counts those drops, so that a read that crossed one is not kept.
    */
-  originals: Map<string, string>
+  originals: Map<string, Map<string, string>>
   generation: number
   /** Parts asked for and not copied yet (lexicon fields, FACETS). */
   wanted: Set<string>
@@ -227,13 +227,19 @@ export class IndexMirror {
    */
   async originals(shard: number, entityType: string, field: string, lowers: readonly string[]): Promise<string[]> {
     const copy = this.copies.get(this.keys.nativeIndex(shard, entityType, 'log'))
-    const known = (lower: string) => copy?.originals.get(`${field}\u0000${lower}`)
+    // By field, then value: a query looks up every shown value of every shard.
+    const ofField = copy?.originals.get(field)
+    const known = (lower: string) => ofField?.get(lower)
     const missing = lowers.filter((lower) => known(lower) === undefined)
     if (missing.length > 0) {
       const generation = copy?.generation
       const read = await this.redis.hmget(this.keys.nativeIndex(shard, entityType, 'valo', field), ...missing)
       const found = new Map(missing.map((lower, i) => [lower, read[i] ?? lower]))
-      if (copy && copy.generation === generation) for (const [lower, original] of found) copy.originals.set(`${field}\u0000${lower}`, original)
+      if (copy && copy.generation === generation) {
+        const kept = copy.originals.get(field) ?? new Map<string, string>()
+        for (const [lower, original] of found) kept.set(lower, original)
+        copy.originals.set(field, kept)
+      }
       return lowers.map((lower) => known(lower) ?? found.get(lower)!)
     }
     return lowers.map((lower) => known(lower)!)
@@ -475,7 +481,7 @@ export class IndexMirror {
         if (entry.p === '1') pairs?.add(pairOf(entry.v!, entry.u, entry.d!))
         else pairs?.delete(pairOf(entry.v!, entry.u, entry.d!))
       } else {
-        if (copy.originals.delete(`${entry.f}\u0000${entry.v}`)) copy.generation++
+        if (copy.originals.get(entry.f!)?.delete(entry.v!)) copy.generation++
         const lexicon = copy.lexicons.get(entry.f!)
         if (lexicon && entry.v !== undefined) {
           if (entry.p === '1') lexicon.add(entry.v)

@@ -15,19 +15,22 @@ export function encodeWords(tokens: ReadonlyMap<string, number>): string {
   return [...tokens].map(([token, score]) => `${token}${SCORE_SEP}${-score}`).join(WORD_SEP)
 }
 
-/** A document: its urn, and its words with their scores (minus the relevance), side by side. */
+/** A document: its urn, and its words (ids) with their scores (minus the relevance), side by side. */
 interface WordDocument {
   urn: string
-  tokens: string[]
+  ids: number[]
   scores: number[]
 }
 
 export class WordCopy {
+  /** By document number; kept dense (holes are `undefined`): a sparse array turns into a slow dictionary. */
   private readonly documents: (WordDocument | undefined)[] = []
-  /** Each word's documents (numbers) in the posting's order. */
-  private readonly postings = new Map<string, number[]>()
-  /** One string per distinct word (documents share them). */
-  private readonly interned = new Map<string, string>()
+  /** Each word's id; ids of words no document has any more are reused. */
+  private readonly ids = new Map<string, number>()
+  private readonly wordOf: string[] = []
+  private readonly freeIds: number[] = []
+  /** Each word's documents (numbers) in the posting's order, by word id. */
+  private readonly postings: number[][] = []
 
   /** Every word of the copy so far, in order (made when the copy is sealed). */
   private words = new SortedEntries([])
@@ -37,111 +40,132 @@ export class WordCopy {
    * (which puts every posting in order) before it is read or changed.
    */
   load(word: string, urn: string, number: number, score: number): void {
-    const token = this.intern(word)
+    const id = this.idFor(word)
     let doc = this.documents[number]
-    if (!doc) this.documents[number] = doc = { urn, tokens: [], scores: [] }
-    doc.tokens.push(token)
+    if (!doc) this.put(number, (doc = { urn, ids: [], scores: [] }))
+    doc.ids.push(id)
     doc.scores.push(score)
-    let posting = this.postings.get(token)
-    if (!posting) this.postings.set(token, (posting = []))
-    posting.push(number)
+    this.postings[id]!.push(number)
   }
 
   seal(): void {
-    for (const [token, posting] of this.postings) posting.sort((a, b) => this.compare(token, a, b))
-    this.words = new SortedEntries([...this.postings.keys()])
+    this.postings.forEach((posting, id) => posting.sort((a, b) => this.compare(id, a, b)))
+    this.words = new SortedEntries([...this.ids.keys()])
   }
 
   /** Document `number` is now `urn` with `words` (encodeWords), or has none (''). */
   set(number: number, urn: string, words: string): void {
-    const old = this.documents[number]
-    const doc: WordDocument = { urn, tokens: [], scores: [] }
+    const scores = new Map<string, number>()
     for (const part of words === '' ? [] : words.split(WORD_SEP)) {
       const cut = part.indexOf(SCORE_SEP)
-      doc.tokens.push(this.intern(part.slice(0, cut)))
-      doc.scores.push(Number(part.slice(cut + 1)))
+      scores.set(part.slice(0, cut), Number(part.slice(cut + 1)))
     }
-    // Words whose place in their posting is unchanged stay where they are.
-    const same = (k: number) => old !== undefined && old.urn === urn && scoreIn(old, doc.tokens[k]!) === doc.scores[k]
+    // Words whose place in their posting is unchanged stay where they are; the others leave first (a posting that
+    // empties gives its id back before the new words take theirs).
+    const old = this.documents[number]
+    const kept = new Set<string>()
     if (old) {
-      old.tokens.forEach((token, k) => {
-        if (scoreIn(doc, token) !== old.scores[k] || old.urn !== urn) this.unpost(token, number)
+      old.ids.forEach((id, k) => {
+        const word = this.wordOf[id]!
+        if (old.urn === urn && scores.get(word) === old.scores[k]) kept.add(word)
+        else this.unpost(id, number)
       })
     }
-    this.documents[number] = doc
-    doc.tokens.forEach((token, k) => { if (!same(k)) this.post(token, number) })
+    const doc: WordDocument = { urn, ids: [], scores: [] }
+    for (const [word, score] of scores) {
+      doc.ids.push(this.idFor(word))
+      doc.scores.push(score)
+    }
+    this.put(number, doc)
+    doc.ids.forEach((id) => { if (!kept.has(this.wordOf[id]!)) this.post(id, number) })
   }
 
   /** Document `number` is gone. */
   delete(number: number): void {
     const old = this.documents[number]
     if (!old) return
-    for (const token of old.tokens) this.unpost(token, number)
-    this.documents[number] = undefined
+    for (const id of old.ids) this.unpost(id, number)
+    this.put(number, undefined)
   }
 
-  /** The documents of `word`, in the posting's order (not to be changed). */
-  posting(word: string): readonly number[] {
-    return this.postings.get(word) ?? []
+  /** A word's id, or undefined when no document has it. */
+  idOf(word: string): number | undefined {
+    return this.ids.get(word)
   }
 
-  /** The words that start with `prefix`, in order, at most `limit` + 1 (more than `limit`: too many). */
-  expand(prefix: string, limit: number): string[] {
-    const found: string[] = []
-    this.words.scan(prefix, (word) => word.startsWith(prefix) && found.push(word) <= limit)
+  /** The documents of word `id`, in the posting's order (not to be changed). */
+  posting(id: number): readonly number[] {
+    return this.postings[id] ?? []
+  }
+
+  /** The ids of the words that start with `prefix`, in the words' order, at most `limit` + 1 (more: too many). */
+  expand(prefix: string, limit: number): number[] {
+    const found: number[] = []
+    this.words.scan(prefix, (word) => word.startsWith(prefix) && found.push(this.ids.get(word)!) <= limit)
     return found
   }
 
-  /** Document `number`'s score for `word` (minus its relevance), or undefined when it does not have it. */
-  score(number: number, word: string): number | undefined {
+  /** Document `number`'s score for word `id` (minus its relevance), or undefined when it does not have it. */
+  score(number: number, id: number): number | undefined {
     const doc = this.documents[number]
-    return doc && scoreIn(doc, word)
+    return doc && scoreIn(doc, id)
   }
 
-  /** The best (lowest) score of document `number` among its words that start with `prefix`, or undefined. */
-  prefixScore(number: number, prefix: string): number | undefined {
+  /** The best (lowest) score of document `number` among the words `ids` marks (ids[id] === 1), or undefined. */
+  bestScore(number: number, ids: Uint8Array): number | undefined {
     const doc = this.documents[number]
     let best: number | undefined
-    if (doc) doc.tokens.forEach((token, k) => { if (token.startsWith(prefix) && (best === undefined || doc.scores[k]! < best)) best = doc.scores[k] })
+    if (doc) for (let k = 0; k < doc.ids.length; k++) if (ids[doc.ids[k]!] === 1 && (best === undefined || doc.scores[k]! < best)) best = doc.scores[k]
     return best
+  }
+
+  /** The document numbers the copy may hold (the length of a mark array by document). */
+  get documentLimit(): number {
+    return this.documents.length
+  }
+
+  /** The ids the copy may give (the length of a mark array for bestScore). */
+  get idLimit(): number {
+    return this.wordOf.length
   }
 
   urn(number: number): string {
     return this.documents[number]!.urn
   }
 
-  /** Two documents of `word`'s posting in its order: by score, then urn. */
-  private compare(word: string, a: number, b: number): number {
-    return this.score(a, word)! - this.score(b, word)! || byCodeUnits(this.documents[a]!.urn, this.documents[b]!.urn)
+  private put(number: number, doc: WordDocument | undefined): void {
+    while (this.documents.length < number) this.documents.push(undefined)
+    this.documents[number] = doc
+  }
+
+  /** Two documents of word `id`'s posting in its order: by score, then urn. */
+  private compare(id: number, a: number, b: number): number {
+    return this.score(a, id)! - this.score(b, id)! || byCodeUnits(this.documents[a]!.urn, this.documents[b]!.urn)
   }
 
   /** Where `number` (with its current score and urn) is or would be in `posting`. */
-  private place(word: string, posting: number[], number: number): number {
+  private place(id: number, posting: number[], number: number): number {
     let lo = 0
     let hi = posting.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (this.compare(word, posting[mid]!, number) < 0) lo = mid + 1
+      if (this.compare(id, posting[mid]!, number) < 0) lo = mid + 1
       else hi = mid
     }
     return lo
   }
 
-  private post(word: string, number: number): void {
-    let posting = this.postings.get(word)
-    if (!posting) {
-      this.postings.set(word, (posting = []))
-      this.words.add(word)
-    }
-    const at = this.place(word, posting, number)
+  private post(id: number, number: number): void {
+    const posting = this.postings[id]!
+    if (posting.length === 0) this.words.add(this.wordOf[id]!)
+    const at = this.place(id, posting, number)
     if (posting[at] !== number) posting.splice(at, 0, number)
   }
 
-  /** Takes `number` out of `word`'s posting; the document still has its old words (their scores place it). */
-  private unpost(word: string, number: number): void {
-    const posting = this.postings.get(word)
-    if (!posting) return
-    const at = this.place(word, posting, number)
+  /** Takes `number` out of word `id`'s posting; the document still has its old words (their scores place it). */
+  private unpost(id: number, number: number): void {
+    const posting = this.postings[id]!
+    const at = this.place(id, posting, number)
     if (posting[at] === number) posting.splice(at, 1)
     else {
       // Not where its score puts it (the copy and the log disagreed): looked for whole.
@@ -149,20 +173,29 @@ export class WordCopy {
       if (k >= 0) posting.splice(k, 1)
     }
     if (posting.length === 0) {
-      this.postings.delete(word)
-      this.words.delete(word)
-      this.interned.delete(word)
+      this.words.delete(this.wordOf[id]!)
+      this.release(id)
     }
   }
 
-  private intern(word: string): string {
-    let known = this.interned.get(word)
-    if (known === undefined) this.interned.set(word, (known = word))
-    return known
+  /** The id of `word`, given one (with an empty posting) when it has none. */
+  private idFor(word: string): number {
+    let id = this.ids.get(word)
+    if (id === undefined) {
+      id = this.freeIds.pop() ?? this.wordOf.length
+      this.ids.set(word, id)
+      this.wordOf[id] = word
+      this.postings[id] = []
+    }
+    return id
+  }
+
+  private release(id: number): void {
+    if (this.ids.delete(this.wordOf[id]!)) this.freeIds.push(id)
   }
 }
 
-function scoreIn(doc: WordDocument, word: string): number | undefined {
-  const k = doc.tokens.indexOf(word)
+function scoreIn(doc: WordDocument, id: number): number | undefined {
+  const k = doc.ids.indexOf(id)
   return k < 0 ? undefined : doc.scores[k]
 }

@@ -28,36 +28,135 @@ export interface WordAnswer {
 
 /**
  * The matches of `words` among the documents `keep` accepts (every one when it is undefined); `expansions` gives
- * each prefix word's words (wordCopy.ts expand).
+ * each prefix word's words (ids: wordCopy.ts expand).
  */
-export function matchWords(copy: WordCopy, words: readonly QueryWord[], expansions: ReadonlyMap<string, readonly string[]>, keep: ((number: number) => boolean) | undefined, from: number, size: number): WordAnswer {
-  const sources = words.map((w) => (w.prefix ? expansions.get(w.token) ?? [] : [w.token]).map((t) => copy.posting(t)))
-  if (words.length === 0 || sources.some((postings) => postings.every((p) => p.length === 0))) return { total: 0, page: [], numbers: [] }
-  // The word with the fewest documents leads; each of its documents is scored on every word.
-  const sizes = sources.map((postings) => postings.reduce((n, p) => n + p.length, 0))
-  const lead = sizes.indexOf(Math.min(...sizes))
-  const candidates = sources[lead]!.length === 1 ? sources[lead]![0]! : distinct(sources[lead]!)
+export function matchWords(copy: WordCopy, words: readonly QueryWord[], expansions: ReadonlyMap<string, readonly number[]>, keep: ((number: number) => boolean) | undefined, from: number, size: number): WordAnswer {
+  const ids = words.map((w) => {
+    if (w.prefix) return expansions.get(w.token) ?? []
+    const id = copy.idOf(w.token)
+    return id === undefined ? [] : [id]
+  })
+  if (words.length === 0 || ids.some((list) => list.length === 0)) return { total: 0, page: [], numbers: [] }
+  return words.length === 1 ? oneWord(copy, ids[0]!, keep, from, size) : severalWords(copy, ids, keep, from, size)
+}
+
+/**
+ * One word (or the words a prefix expands to): its postings are in order already, so the matches are every
+ * accepted document of them, each once, and the page is read from the posting (several: merged in order, a
+ * document at its first, best, place, as far as the page goes).
+ */
+function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number) => boolean) | undefined, from: number, size: number): WordAnswer {
+  const postings = ids.map((id) => copy.posting(id))
+  if (postings.length === 1) {
+    // Copied: the posting changes as the copy follows the log, which the facets' count may wait for.
+    const numbers = keep ? postings[0]!.filter(keep) : postings[0]!.slice()
+    return { total: numbers.length, page: numbers.slice(from, from + size).map((n) => ({ number: n, score: copy.score(n, ids[0]!)! })), numbers }
+  }
+  const seen = new Set<number>()
+  const numbers: number[] = []
+  for (const posting of postings) {
+    for (const n of posting) {
+      if (postings.length > 1) {
+        if (seen.has(n)) continue
+        seen.add(n)
+      }
+      if (!keep || keep(n)) numbers.push(n)
+    }
+  }
+  const page: WordMatch[] = []
+  if (size > 0 && from < numbers.length) {
+    const placed = new Set<number>()
+    let skipped = 0
+    for (const [n, score] of merged(copy, ids)) {
+      if (placed.has(n) || (keep && !keep(n))) continue
+      placed.add(n)
+      if (skipped++ < from) continue
+      page.push({ number: n, score })
+      if (page.length === size) break
+    }
+  }
+  return { total: numbers.length, page, numbers }
+}
+
+/**
+ * Several words: the documents of the word with the fewest lead; the others' documents are marked (one byte per
+ * document number: a lead document is then kept or dropped by one read, not by a look at its own words, scattered
+ * in memory); each match is scored on every word (the sum of its scores; a prefix word's best among the words it
+ * expands to) and the matches are put in order.
+ */
+function severalWords(copy: WordCopy, ids: readonly (readonly number[])[], keep: ((number: number) => boolean) | undefined, from: number, size: number): WordAnswer {
+  const sizes = ids.map((list) => list.reduce((n, id) => n + copy.posting(id).length, 0))
+  const leadAt = sizes.indexOf(Math.min(...sizes))
+  const lead = ids[leadAt]!
+  const candidates = lead.length === 1 ? copy.posting(lead[0]!) : [...new Set(lead.flatMap((id) => copy.posting(id)))]
+  const marked = ids.filter((_, k) => k !== leadAt).map((list) => {
+    const marks = new Uint8Array(copy.documentLimit)
+    for (const id of list) for (const n of copy.posting(id)) marks[n] = 1
+    return marks
+  })
+  // A word of one id is scored as it is; a prefix's ids are marked.
+  const scoring = ids.map((list) => {
+    if (list.length === 1) return list[0]!
+    const wordMarks = new Uint8Array(copy.idLimit)
+    for (const id of list) wordMarks[id] = 1
+    return wordMarks
+  })
   const matches: WordMatch[] = []
   for (const number of candidates) {
-    if (keep && !keep(number)) continue
+    if (!marked.every((marks) => marks[number] === 1) || (keep && !keep(number))) continue
     let score = 0
-    for (const w of words) {
-      const s = w.prefix ? copy.prefixScore(number, w.token) : copy.score(number, w.token)
-      if (s === undefined) { score = NaN; break }
-      score += s
-    }
-    if (!Number.isNaN(score)) matches.push({ number, score })
+    for (const m of scoring) score += (typeof m === 'number' ? copy.score(number, m) : copy.bestScore(number, m))!
+    matches.push({ number, score })
   }
-  // One posting alone is in its order already; anything else is put in order.
-  if (!(words.length === 1 && sources[0]!.length === 1)) matches.sort((a, b) => a.score - b.score || byCodeUnits(copy.urn(a.number), copy.urn(b.number)))
+  matches.sort((a, b) => a.score - b.score || byCodeUnits(copy.urn(a.number), copy.urn(b.number)))
   return { total: matches.length, page: matches.slice(from, from + size), numbers: matches.map((m) => m.number) }
 }
 
-/** The documents of several postings, each once. */
-function distinct(postings: readonly (readonly number[])[]): number[] {
-  const seen = new Set<number>()
-  for (const posting of postings) for (const n of posting) seen.add(n)
-  return [...seen]
+/** The members of the postings of words `ids` merged in order (score, then urn): [number, score], duplicates kept. */
+function* merged(copy: WordCopy, ids: readonly number[]): Generator<[number, number]> {
+  const postings = ids.map((id) => copy.posting(id))
+  // A heap of the postings' heads.
+  type Head = { k: number; at: number; n: number; score: number; urn: string }
+  const head = (k: number, at: number): Head | undefined => {
+    const n = postings[k]![at]
+    return n === undefined ? undefined : { k, at, n, score: copy.score(n, ids[k]!)!, urn: copy.urn(n) }
+  }
+  const before = (a: Head, b: Head) => a.score < b.score || (a.score === b.score && a.urn < b.urn)
+  const heap: Head[] = []
+  const push = (h: Head) => {
+    heap.push(h)
+    for (let i = heap.length - 1; i > 0;) {
+      const up = (i - 1) >> 1
+      if (!before(heap[i]!, heap[up]!)) break
+      ;[heap[i], heap[up]] = [heap[up]!, heap[i]!]
+      i = up
+    }
+  }
+  const pop = (): Head => {
+    const top = heap[0]!
+    const last = heap.pop()!
+    if (heap.length > 0) {
+      heap[0] = last
+      for (let i = 0; ;) {
+        const l = 2 * i + 1
+        const r = l + 1
+        let m = i
+        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l
+        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r
+        if (m === i) break
+        ;[heap[i], heap[m]] = [heap[m]!, heap[i]!]
+        i = m
+      }
+    }
+    return top
+  }
+  postings.forEach((_, k) => { const h = head(k, 0); if (h) push(h) })
+  while (heap.length > 0) {
+    const h = pop()
+    yield [h.n, h.score]
+    const next = head(h.k, h.at + 1)
+    if (next) push(next)
+  }
 }
 
 /** A filter criterion a gateway checks on its copy of the facet values: one of `values` (lower-cased) in `field`. */
