@@ -1,11 +1,12 @@
 /**
  * The native search engine: an inverted index on core Redis structures (sets, sorted sets, lexicographic ranges),
  * for servers without the search module, one index per shard. Queries run as one Lua script per shard
- * (search-2.lua, autocomplete-2.lua), whose cost is bounded by the page and the facet values shown. Two steps that
- * compare many values run here instead, on this process's copy of the index (indexMirror.ts): CONTAIN and END_WITH
- * criteria are resolved to the values (or urns) they match (no index orders values by their inside or their end),
- * and a large result's facets are counted from its bitmap; inside Redis either would hold its only thread for as
- * long as the lexicon or the facet values are.
+ * (search-2.lua, autocomplete-2.lua), whose cost is bounded by the page and the facet values shown, except those
+ * this process answers from its copy of the index (indexMirror.ts): words with facet values as filters
+ * (wordQuery.ts) and one condition on a name. Two steps that compare many values run here too: CONTAIN and
+ * END_WITH criteria are resolved to the values (or urns) they match (no index orders values by their inside or
+ * their end), and a large result's facets are counted from its bitmap; inside Redis either would hold its only
+ * thread for as long as the lexicon or the facet values are.
  */
 import { randomUUID } from 'node:crypto'
 import type { SearchDocument } from '../../derive/searchDocument.ts'

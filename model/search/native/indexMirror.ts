@@ -8,12 +8,14 @@
  *   - every document's facet values (its facet line in `docs:`, by document number), so that the facets of a
  *     result (any but a match-all) are counted here from its documents' numbers or its bitmap, where Redis would
  *     AND the result with each shown value's bitmap (one BITOP and one BITCOUNT of N/8 bytes per value) or parse
- *     each document's facet line.
+ *     each document's facet line;
+ *   - every document's words (wordCopy.ts: the `tok:` postings), so that a query of words is answered here
+ *     (wordQuery.ts), where Redis ran one script per shard (on a cluster, 16 per query) and intersected postings.
  *
  * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an
  * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value
- * of a paired field ({f, v, u, d, p}: PAIRLOG, d its document number) and whenever a document number gets a new
- * facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:`
+ * of a paired field ({f, v, u, d, p}: PAIRLOG, d its document number), whenever a document's words change ({u, d, w}:
+ * WORDLOG, all of them) and whenever a document number gets a new facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:`
  * holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
  * before every answer the copy reads the log from where it stopped (one XRANGE from the last entry read), so a write
  * acknowledged before the query is in it. When the log lost entries this copy had not read (trimmed past them, or
