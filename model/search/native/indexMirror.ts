@@ -15,8 +15,8 @@
  * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an
  * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value
  * of a paired field ({f, v, u, d, p}: PAIRLOG, d its document number), whenever a document's words change ({u, d, w}:
- * WORDLOG, all of them) and whenever a document number gets a new facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:`
- * holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
+ * WORDLOG, all of them) and whenever a document number gets a new facet line or is freed ({n, l} or {n}: DOC,
+ * UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:` holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
  * before every answer the copy reads the log from where it stopped (one XRANGE from the last entry read), so a write
  * acknowledged before the query is in it. When the log lost entries this copy had not read (trimmed past them, or
  * begun again after a rebuild deleted it: another origin), every part of that index is copied again. A gateway copies the parts its queries read most
@@ -107,7 +107,7 @@ interface IndexCopy {
    */
   originals: Map<string, Map<string, string>>
   generation: number
-  /** Parts asked for and not copied yet (lexicon fields, FACETS). */
+  /** Parts asked for and not copied yet (lexicon fields, FACETS, WORDS). */
   wanted: Set<string>
   /** Whether the log has been read once (the cursor means something). */
   started: boolean

@@ -3,7 +3,7 @@
  * one index hold, kept as each posting in its order (score, then urn: minus the relevance, ascending, as the sorted
  * set orders it), with each document's own words and scores, so that a query of words is answered here
  * (wordQuery.ts) and costs Redis nothing but the change log's read. The apply script logs a document's words whole
- * whenever they change (WORDLOG, below); a removed document's number is logged alone (UNDOC).
+ * whenever they change (WORDLOG: documentOps.ts); a removed document's number is logged alone (UNDOC).
  */
 import { byCodeUnits, SortedEntries } from './sortedEntries.ts'
 
