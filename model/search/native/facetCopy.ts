@@ -124,16 +124,17 @@ export class FacetCopy {
     for (let k = from; k < to; k++) counts[this.packed[k]!]!++
   }
 
+  /** Per field, its values counted above 0 (each field's own ids: not every value of every field). */
   private top(counts: Uint32Array, fields: readonly string[], limit: number): Map<string, [string, number][]> {
-    const byField = new Map<string, [string, number][]>(fields.map((f) => [f, []]))
-    counts.forEach((n, id) => {
-      if (n === 0) return
-      const { field, lower } = this.values[id]!
-      byField.get(field)?.push([lower, n])
-    })
-    for (const [field, list] of byField) {
+    const byField = new Map<string, [string, number][]>()
+    for (const field of fields) {
+      const list: [string, number][] = []
+      for (const id of this.byField.get(field) ?? []) {
+        const n = counts[id]!
+        if (n > 0) list.push([this.values[id]!.lower, n])
+      }
       list.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      byField.set(field, list.slice(0, limit))
+      byField.set(field, list.length > limit ? list.slice(0, limit) : list)
     }
     return byField
   }
