@@ -23,8 +23,9 @@
  *   log:            stream, the index's change log: every value that entered or left a `vals:` lexicon and every
  *                   urn that entered or left `live:` (LEXLOG), every value a document got or lost in a paired
  *                   field (PAIRLOG: names, whose copies hold urns), every document's words when they change
- *                   (WORDLOG), every document number's new facet line (DOC) or its end (UNDOC), trimmed to about LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:`
- *                   holds the id of its first entry (a log begun again has another)
+ *                   (WORDLOG), every document number's new facet line (DOC) or its end (UNDOC), trimmed to about
+ *                   LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:` holds the id of its first entry (a
+ *                   log begun again has another)
  * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK, KLINK/KUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost.
  */

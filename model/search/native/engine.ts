@@ -156,8 +156,8 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Copies into this process what its queries read (indexMirror.ts): every type's facet lines and words and the
-   * pairs of its paired fields (names, titles: what CONTAIN and END_WITH are asked of most), in every shard, then keeps the
-   * copies current in the background, KEEP_CURRENT_MS apart. A gateway reports ready once this is done.
+   * pairs of its paired fields (names, titles: what CONTAIN and END_WITH are asked of most), in every shard, then
+   * keeps the copies current in the background, KEEP_CURRENT_MS apart. A gateway reports ready once this is done.
    */
   async warmUp(): Promise<void> {
     // First, so that copies stay current even when a copy below fails (the next query makes it).

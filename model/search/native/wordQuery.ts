@@ -2,8 +2,9 @@
  * A query of words answered from a gateway's copy of the words (wordCopy.ts), as the search script answers it from
  * the postings (search-2.lua): every word must match (a prefix word: any word that starts with it, scoring its best
  * one, as ZUNIONSTORE ... AGGREGATE MIN does), a match scores the sum of its words' scores (minus the relevance), and
- * matches come in the order of that score, then of the urn. Its cost is the smallest word's documents (each looked
- * up in its own words), not the index: the words' documents are read where they are, in this process.
+ * matches come in the order of that score, then of the urn. Its cost is that of the documents of the query's words
+ * (one word: its posting; several: the rarest word's documents, each kept or dropped by a byte per other word), in
+ * this process, not Redis's.
  */
 import type { SearchField } from '../../registry.ts'
 import { urnId } from '../../urn.ts'
@@ -56,10 +57,8 @@ function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number)
   const numbers: number[] = []
   for (const posting of postings) {
     for (const n of posting) {
-      if (postings.length > 1) {
-        if (seen.has(n)) continue
-        seen.add(n)
-      }
+      if (seen.has(n)) continue
+      seen.add(n)
       if (!keep || keep(n)) numbers.push(n)
     }
   }
