@@ -16,11 +16,12 @@
  * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value
  * of a paired field ({f, v, u, d, p}: PAIRLOG, d its document number), whenever a document's words change ({u, d, w}:
  * WORDLOG, all of them) and whenever a document number gets a new facet line or is freed ({n, l} or {n}: DOC,
- * UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:` holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
- * before every answer the copy reads the log from where it stopped (one XRANGE from the last entry read), so a write
- * acknowledged before the query is in it. When the log lost entries this copy had not read (trimmed past them, or
- * begun again after a rebuild deleted it: another origin), every part of that index is copied again. A gateway copies the parts its queries read most
- * before it reports ready (warm), and reads every copy's log in the background (keepCurrent), so that a query reads
+ * UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:` holds the id of the log's first entry. A part
+ * is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN); before every answer the copy reads the log from
+ * where it stopped (one XRANGE from the last entry read), so a write acknowledged before the query is in it. When
+ * the log lost entries this copy had not read (trimmed past them, or begun again after a rebuild deleted it: another
+ * origin), every part of that index is copied again. A gateway copies the parts its queries read most before it
+ * reports ready (warm), and reads every copy's log in the background (keepCurrent), so that a query reads
  * only the last moment's entries and never a whole copy.
  */
 import type { SearchField } from '../../registry.ts'
@@ -30,6 +31,7 @@ import type { RedisClient } from '../../store/redis.ts'
 import { FacetCopy } from './facetCopy.ts'
 import { LexiconCopy, type RangeCondition } from './lexiconCopy.ts'
 import { WordCopy } from './wordCopy.ts'
+import { lexRange } from '../../store/lexRange.ts'
 
 /** Entries a change log keeps (XADD MAXLEN ~): a copy that falls further behind than this copies its parts again. */
 export const LOG_LENGTH = 100_000
@@ -352,17 +354,44 @@ export class IndexMirror {
     }
   }
 
+  /** A lexicon's values in order, one page of STEP per command (keyset paging: model/store/lexRange.ts). */
+  private async *lexiconPages(key: string): AsyncGenerator<string[]> {
+    for (let after: string | undefined; ;) {
+      const page = await lexRange(this.redis, key, after, STEP, false)
+      if (page.length > 0) yield page
+      if (page.length < STEP) return
+      after = page[page.length - 1]
+    }
+  }
+
+  /** The reply to one command per key, sent in one pipeline (a failed command fails the whole). */
+  private async pipelined(keys: readonly string[], send: (pipeline: ReturnType<RedisClient['pipeline']>, key: string) => void): Promise<unknown[]> {
+    if (keys.length === 0) return []
+    const pipeline = this.redis.pipeline()
+    for (const key of keys) send(pipeline, key)
+    const replies = (await pipeline.exec()) ?? []
+    return keys.map((_, i) => {
+      const [err, reply] = replies[i] ?? [new Error('no reply')]
+      if (err) throw err
+      return reply
+    })
+  }
+
+  /** The document numbers of `urns` in the index's `docs:` (null for one without), STEP urns per command. */
+  private async documentNumbers(copy: IndexCopy, urns: readonly string[]): Promise<(number | null)[]> {
+    const numbers: (number | null)[] = []
+    for (let c = 0; c < urns.length; c += STEP) {
+      const entries = await this.redis.hmget(this.keys.nativeIndex(copy.shard, copy.entityType, 'docs'), ...urns.slice(c, c + STEP))
+      for (const entry of entries) numbers.push(entry ? Number(entry.slice(0, entry.indexOf('|'))) : null)
+    }
+    return numbers
+  }
+
   /** Copies one lexicon whole, STEP values per command. */
   private async copyLexicon(copy: IndexCopy, field: string): Promise<void> {
     const key = field === URN_LEXICON ? this.keys.nativeIndex(copy.shard, copy.entityType, 'live') : this.keys.nativeIndex(copy.shard, copy.entityType, 'vals', field)
     const values = new LexiconCopy(lowerOf(field))
-    let from = '-'
-    for (;;) {
-      const page = (await this.redis.call('ZRANGE', key, from, '+', 'BYLEX', 'LIMIT', '0', String(STEP))) as string[]
-      for (const v of page) values.add(v)
-      if (page.length < STEP) break
-      from = `(${page[page.length - 1]}`
-    }
+    for await (const page of this.lexiconPages(key)) for (const v of page) values.add(v)
     copy.lexicons.set(field, values)
   }
 
@@ -373,29 +402,12 @@ export class IndexMirror {
    */
   private async copyPairs(copy: IndexCopy, field: string): Promise<void> {
     const pairs = new LexiconCopy(pairValue)
-    let from = '-'
-    for (;;) {
-      const page = (await this.redis.call('ZRANGE', this.keys.nativeIndex(copy.shard, copy.entityType, 'vals', field), from, '+', 'BYLEX', 'LIMIT', '0', String(STEP))) as string[]
-      const postings = this.redis.pipeline()
-      for (const v of page) postings.call('ZUNION', '1', this.keys.nativeIndex(copy.shard, copy.entityType, 'kw', `${field}\u0000${v}`))
-      const replies = page.length > 0 ? (await postings.exec()) ?? [] : []
-      const found: [string, string][] = []
-      page.forEach((v, i) => {
-        const [err, members] = replies[i] ?? [new Error('no reply')]
-        if (err) throw err
-        for (const urn of members as string[]) found.push([v, urn])
-      })
-      // Their numbers, STEP documents per command (a value may have many).
-      for (let c = 0; c < found.length; c += STEP) {
-        const chunk = found.slice(c, c + STEP)
-        const entries = await this.redis.hmget(this.keys.nativeIndex(copy.shard, copy.entityType, 'docs'), ...chunk.map(([, urn]) => urn))
-        chunk.forEach(([v, urn], i) => {
-          const entry = entries[i]
-          if (entry) pairs.add(pairOf(v, urn, entry.slice(0, entry.indexOf('|'))))
-        })
-      }
-      if (page.length < STEP) break
-      from = `(${page[page.length - 1]}`
+    for await (const page of this.lexiconPages(this.keys.nativeIndex(copy.shard, copy.entityType, 'vals', field))) {
+      const postings = await this.pipelined(page, (pipeline, v) => pipeline.call('ZUNION', '1', this.keys.nativeIndex(copy.shard, copy.entityType, 'kw', `${field}\u0000${v}`)))
+      const found: [string, string][] = page.flatMap((v, i) => (postings[i] as string[]).map((urn): [string, string] => [v, urn]))
+      // Their numbers (a value may have many documents).
+      const numbers = await this.documentNumbers(copy, found.map(([, urn]) => urn))
+      found.forEach(([v, urn], i) => { if (numbers[i] !== null) pairs.add(pairOf(v, urn, numbers[i]!)) })
     }
     copy.lexicons.set(PAIRS + field, pairs)
   }
@@ -425,23 +437,11 @@ export class IndexMirror {
     const ix = (kind: string, rest = '') => this.keys.nativeIndex(copy.shard, copy.entityType, kind, rest)
     const words = new WordCopy()
     const numbers = new Map<string, number | null>()
-    let from = '-'
-    for (;;) {
-      const page = (await this.redis.call('ZRANGE', ix('toks'), from, '+', 'BYLEX', 'LIMIT', '0', String(STEP))) as string[]
-      const postings = this.redis.pipeline()
-      for (const word of page) postings.zrange(ix('tok', word), 0, -1, 'WITHSCORES')
-      const replies = page.length > 0 ? (await postings.exec()) ?? [] : []
-      const members = page.map((_, i) => {
-        const [err, list] = replies[i] ?? [new Error('no reply')]
-        if (err) throw err
-        return list as string[]
-      })
+    for await (const page of this.lexiconPages(ix('toks'))) {
+      const members = (await this.pipelined(page, (pipeline, word) => pipeline.zrange(ix('tok', word), 0, -1, 'WITHSCORES'))) as string[][]
       const unknown = [...new Set(members.flatMap((list) => list.filter((_, k) => k % 2 === 0)))].filter((urn) => !numbers.has(urn))
-      for (let c = 0; c < unknown.length; c += STEP) {
-        const chunk = unknown.slice(c, c + STEP)
-        const entries = await this.redis.hmget(ix('docs'), ...chunk)
-        chunk.forEach((urn, i) => numbers.set(urn, entries[i] ? Number(entries[i]!.slice(0, entries[i]!.indexOf('|'))) : null))
-      }
+      const read = await this.documentNumbers(copy, unknown)
+      unknown.forEach((urn, i) => numbers.set(urn, read[i]!))
       page.forEach((word, i) => {
         const list = members[i]!
         for (let k = 0; k < list.length; k += 2) {
@@ -450,8 +450,6 @@ export class IndexMirror {
           if (number != null) words.load(word, list[k]!, number, Number(list[k + 1]))
         }
       })
-      if (page.length < STEP) break
-      from = `(${page[page.length - 1]}`
     }
     words.seal()
     copy.words = words
