@@ -20,9 +20,22 @@ export interface ShardHits {
   total: number
   /** Hits [from, from+size) of the shard in (score descending, urn ascending) order. */
   hits: Hit[]
+  /** The shard's facets as shown (summed across shards by merge.ts), or none where it answers `counts`. */
   facets: Facet[]
+  /** The shard's facet counts in its engine's own terms, which the engine sums and shows (SearchEngine.facetsOf). */
+  counts?: FacetCounts
   /** Each hit's stored document (field -> values, as JSON; null when it has none), when asked for and answered. */
   documents?: (string | null)[]
+}
+
+/**
+ * A shard's facet counts before they are shown: per field, each value (lower-cased: spellings differ by shard) and
+ * its count, in no order; `originals`, the spellings the shard already gave for some of them.
+ */
+export interface FacetCounts {
+  shard: number
+  byField: Map<string, [string, number][]>
+  originals?: Map<string, Map<string, string>>
 }
 
 /** What a shard's search may also answer: `documents`, the hits' stored documents (an engine may ignore it). */
@@ -48,6 +61,11 @@ export interface SearchEngine {
   markRebuilt?(): Promise<void>
   /** One shard's hits [from, from+size) in (score descending, urn ascending) order, its total and facets. */
   searchShard(shard: number, query: SearchQuery, from: number, size: number, options?: ShardOptions): Promise<ShardHits>
+  /**
+   * Optional, for an engine whose shards answer `counts`: the facets of the shards' counts summed, the `limit` most
+   * frequent values of each field (ties by value), in the spellings shown (counted once, however many shards).
+   */
+  facetsOf?(entity: EntitySpec, counts: readonly FacetCounts[], limit: number): Promise<Facet[]>
   /**
    * Optional, for an engine that keeps each shard's documents in urn order: urns [start, start+count) of a query
    * that matches every document (no words, no filter) across all shards, without each shard sending its first

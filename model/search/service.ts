@@ -7,7 +7,7 @@ import type { Registry } from '../registry.ts'
 import type { Keys } from '../store/keys.ts'
 import type { RedisClient } from '../store/redis.ts'
 import { browse } from './browse.ts'
-import type { SearchEngine } from './engine.ts'
+import type { SearchEngine, ShardHits } from './engine.ts'
 import { MAX_FACET_VALUES } from './limits.ts'
 import { matchedFields } from './matches.ts'
 import { mergeHits, mergeSuggestions } from './merge.ts'
@@ -51,15 +51,23 @@ export class SearchService {
     // One shard also answers its page's documents (each of several would send its first start+count).
     const shards = await Promise.all(this.keys.allShards().map((shard) =>
       this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : page ? 0 : req.start + count, { documents: single })))
-    const merged = mergeHits(shards, req.start, count, MAX_FACET_VALUES)
+    const merged = await this.merged(req.entity, shards, req.start, count)
     const hits = page ? { ...merged, urns: page } : merged
     return this.answer(req, query, hits, single ? shards[0]!.documents : undefined)
+  }
+
+  /** The shards' answers as one (merge.ts), with the facets the engine sums itself when its shards gave counts. */
+  private async merged(entity: EntitySpec, shards: readonly ShardHits[], start: number, count: number) {
+    const merged = mergeHits(shards, start, count, MAX_FACET_VALUES)
+    const counts = shards.flatMap((s) => (s.counts ? [s.counts] : []))
+    if (counts.length > 0 && this.engine.facetsOf) merged.facets = await this.engine.facetsOf(entity, counts, MAX_FACET_VALUES)
+    return merged
   }
 
   /** A page in another order than relevance: the SORT_WINDOW most relevant matches re-ordered (model/search/sort.ts). */
   private async sorted(req: SearchRequest, query: SearchQuery, order: Exclude<SortOrder, 'relevance'>) {
     const shards = await Promise.all(this.keys.allShards().map((shard) => this.engine.searchShard(shard, query, 0, SORT_WINDOW)))
-    const window = mergeHits(shards, 0, SORT_WINDOW, MAX_FACET_VALUES)
+    const window = await this.merged(req.entity, shards, 0, SORT_WINDOW)
     let keyOf: (urn: string) => string | number
     if (order === 'name') {
       const names = [...this.registry.searchFields(req.entity).values()].filter((f) => f.autocomplete).map((f) => f.name)

@@ -108,6 +108,25 @@ t('browse, autocomplete and facets count every shard', async ({ svc }) => {
   assert.is(search.body.value.metadata.searchResultMetadatas.find((f: { name: string }) => f.name === 'platform').aggregations.hive, 10)
 })
 
+
+t('a facet value spelled differently in several shards is one bucket counting every shard, as on one shard', async ({ svc }) => {
+  const keys = svc.gateway.model.keys
+  // Two spellings of one tag, each written in a shard of its own first (each shard then spells the value its way).
+  const urns = Array.from({ length: 12 }, (_, i) => ds(`spelled_${i}`))
+  const [first, second] = [urns[0]!, urns.find((u) => keys.shardOf(u) !== keys.shardOf(urns[0]!))!]
+  const spelling = (urn: string) => (keys.shardOf(urn) === keys.shardOf(first) ? 'urn:svc:tag:MixedCase' : 'urn:svc:tag:mixedcase')
+  for (const urn of [first, second, ...urns.filter((u) => u !== first && u !== second)]) {
+    assert.is((await propose(svc, urn, 'globalTags', { tags: [{ tag: spelling(urn) }] })).status, 200)
+    assert.is((await propose(svc, urn, 'datasetProperties', { name: 'spelledfacet' })).status, 200)
+  }
+  for (const input of ['spelledfacet', 'spelledfac*']) {
+    const res = await svc.call('POST', '/entities?action=search', { input, entity: 'dataset', start: 0, count: 1 })
+    const tags = res.body.value.metadata.searchResultMetadatas.find((f: { name: string }) => f.name === 'tags').aggregations as Record<string, number>
+    const buckets = Object.entries(tags).filter(([value]) => value.toLowerCase().includes('mixedcase'))
+    assert.is(buckets.length, 1, `${input}: one bucket, ${JSON.stringify(tags)}`)
+    assert.is(buckets[0]![1], 12, `${input}: every shard counted`)
+  }
+})
 t('the layout record refuses a process started with another shard count', async ({ svc }) => {
   const redis = svc.gateway.model.redis
   await ensureLayout(redis, svc.gateway.model.keys)

@@ -16,10 +16,10 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { LuaScript } from '../../store/script.ts'
-import type { SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
+import type { FacetCounts, SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
 import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
 import { normalizeSuggestion } from '../suggest.ts'
-import type { AutocompleteQuery, Criterion, FilterGroups, SearchQuery } from '../types.ts'
+import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
@@ -58,22 +58,26 @@ function encodeFilter(filter: FilterGroups): string[] {
   return [String(filter.length), ...filter.flatMap((group) => encodeCriteria(group))]
 }
 
-/** Facets in the script's shape (field, {original value, count, ...}, ...) as a shard's answer shows them. */
-function shapeFacets(fields: ReadonlyMap<string, SearchField>, raw: (Buffer | string | (Buffer | string | number)[])[]): ShardHits['facets'] {
-  const out: ShardHits['facets'] = []
+/**
+ * A match-all's facets as the script counts them (field, {original value, count, ...}, ...: each field's most
+ * frequent values in the shard, spelled as shown) as counts by lower-cased value, with those spellings.
+ */
+function scriptCounts(shard: number, raw: (Buffer | string | (Buffer | string | number)[])[]): FacetCounts {
+  const counts: FacetCounts = { shard, byField: new Map(), originals: new Map() }
   for (let i = 0; i < raw.length; i += 2) {
-    const name = String(raw[i])
+    const field = String(raw[i])
     const buckets = raw[i + 1] as (string | Buffer | number)[]
-    const field = fields.get(name)
-    const aggregations: Record<string, number> = {}
+    const list: [string, number][] = []
+    const originals = new Map<string, string>()
     for (let j = 0; j < buckets.length; j += 2) {
       const original = String(buckets[j])
-      const key = field?.facetKey === 'id' ? urnId(original) : original
-      aggregations[key] = (aggregations[key] ?? 0) + Number(String(buckets[j + 1]))
+      list.push([original.toLowerCase(), Number(String(buckets[j + 1]))])
+      originals.set(original.toLowerCase(), original)
     }
-    out.push({ name, aggregations })
+    counts.byField.set(field, list)
+    counts.originals!.set(field, originals)
   }
-  return out
+  return counts
 }
 
 export class NativeEngine implements SearchEngine {
@@ -216,10 +220,9 @@ export class NativeEngine implements SearchEngine {
     for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: String(scored[i]!), score: -Number(String(scored[i + 1])) || 0 })
     if (documents) result.documents = stored.map((d) => (d ? String(d) : null))
     const names = facets.map((f) => f.name)
-    const rawFacets = bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, names, asOf)
+    result.counts = bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, names, asOf)
       : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, names, asOf)
-        : counted
-    result.facets = shapeFacets(fields, rawFacets)
+        : scriptCounts(shard, counted)
     return result
   }
 
@@ -232,7 +235,7 @@ export class NativeEngine implements SearchEngine {
     const page = found.map((d) => d.urn).sort(byCodeUnits).slice(from, from + size)
     const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
     const result: ShardHits = { total: found.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
-    if (found.length > 0 && names.length > 0) result.facets = shapeFacets(fields, await this.countFacets(shard, entity, found.map((d) => d.number), names, asOf))
+    if (found.length > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.map((d) => d.number), names, asOf)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }
@@ -254,7 +257,7 @@ export class NativeEngine implements SearchEngine {
     // Scores are minus the relevance.
     const result: ShardHits = { total: answer.total, hits: answer.page.map((m, i) => ({ urn: page[i]!, score: -m.score || 0 })), facets: [] }
     const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
-    if (answer.total > 0 && names.length > 0) result.facets = shapeFacets(fields, await this.countFacets(shard, entity, answer.numbers, names, asOf))
+    if (answer.total > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, answer.numbers, names, asOf)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }
@@ -264,20 +267,51 @@ export class NativeEngine implements SearchEngine {
     return Promise.all(urns.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd')))
   }
 
+  /** The facet counts of a result, counted here from its documents (a bitmap or their numbers) as of `asOf`. */
+  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | number[], fields: string[], asOf: number): Promise<FacetCounts> {
+    return { shard, byField: await this.mirror.countFacets(shard, entity.name, documents, fields, asOf) }
+  }
+
   /**
-   * The facets of a result, counted here from its documents (a bitmap or their numbers) and this process's copy of
-   * the documents' facet values, in the script's shape: field, {original value, count, ...}, ... (originals from
-   * the field's `valo:` hash, remembered by the copy), as of `asOf`.
+   * The shards' facet counts summed by lower-cased value (one value spelled differently in two shards is one
+   * bucket, as on one server), each field's `limit` most frequent values (ties by value), shown in their original
+   * spelling (the field's `valo:` hash in a shard that has the value, remembered by the copy; a URN field's facet
+   * keyed by the urn's id where it says so). Only the values shown are spelled.
    */
-  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | number[], fields: string[], asOf: number): Promise<(string | (string | number)[])[]> {
-    const counted = await this.mirror.countFacets(shard, entity.name, documents, fields, MAX_FACET_VALUES_PER_SHARD, asOf)
-    const out: (string | (string | number)[])[] = []
-    await Promise.all(fields.map(async (field) => {
-      const values = counted.get(field) ?? []
-      const originals = await this.mirror.originals(shard, entity.name, field, values.map(([lower]) => lower))
-      out.push(field, values.flatMap(([, n], i) => [originals[i]!, n]))
+  async facetsOf(entity: EntitySpec, counts: readonly FacetCounts[], limit: number): Promise<Facet[]> {
+    const fields = this.registry.searchFields(entity)
+    const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
+    return Promise.all(names.map(async (name) => {
+      const sums = new Map<string, number>()
+      const from = new Map<string, FacetCounts>()
+      for (const shard of counts) {
+        for (const [lower, n] of shard.byField.get(name) ?? []) {
+          const sum = sums.get(lower)
+          if (sum === undefined) from.set(lower, shard)
+          sums.set(lower, (sum ?? 0) + n)
+        }
+      }
+      const shown = [...sums].sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0])).slice(0, limit)
+      const spelled = await this.spellings(entity, name, shown.map(([lower]) => from.get(lower)!), shown.map(([lower]) => lower))
+      const aggregations: Record<string, number> = {}
+      shown.forEach(([, n], i) => {
+        const key = fields.get(name)?.facetKey === 'id' ? urnId(spelled[i]!) : spelled[i]!
+        aggregations[key] = (aggregations[key] ?? 0) + n
+      })
+      return { name, aggregations }
     }))
-    return out
+  }
+
+  /** The original spellings of values `lowers` of `field`, each from the counts of a shard that has it. */
+  private async spellings(entity: EntitySpec, field: string, from: readonly FacetCounts[], lowers: readonly string[]): Promise<string[]> {
+    const out = lowers.map((lower, i) => from[i]!.originals?.get(field)?.get(lower))
+    const byShard = new Map<number, number[]>()
+    out.forEach((known, i) => { if (known === undefined) byShard.set(from[i]!.shard, [...(byShard.get(from[i]!.shard) ?? []), i]) })
+    await Promise.all([...byShard].map(async ([shard, at]) => {
+      const read = await this.mirror.originals(shard, entity.name, field, at.map((i) => lowers[i]!))
+      at.forEach((i, k) => { out[i] = read[k]! })
+    }))
+    return out as string[]
   }
 
   async urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]> {

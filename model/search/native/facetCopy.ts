@@ -81,10 +81,10 @@ export class FacetCopy {
 
   /**
    * Facet counts of the documents whose bits are set in `bitmap` (bit n = document n, most significant bit first),
-   * for `fields`: per field, its values (lower-cased) with their counts, most frequent first (ties by value), at
-   * most `limit`.
+   * for `fields`: per field, every value (lower-cased) counted above 0, with its count, in no order (the shards'
+   * counts are summed and ordered once: NativeEngine.facetsOf).
    */
-  countBitmap(bitmap: Buffer, fields: readonly string[], limit: number): Map<string, [string, number][]> {
+  countBitmap(bitmap: Buffer, fields: readonly string[]): Map<string, [string, number][]> {
     const counts = new Uint32Array(this.values.length)
     const bytes = Math.min(bitmap.length, Math.ceil(this.size.length / 8))
     for (let byte = 0; byte < bytes; byte++) {
@@ -95,14 +95,14 @@ export class FacetCopy {
         this.tally(counts, byte * 8 + bit)
       }
     }
-    return this.top(counts, fields, limit)
+    return this.counted(counts, fields)
   }
 
   /** As countBitmap, for the documents numbered `numbers`. */
-  countNumbers(numbers: readonly number[], fields: readonly string[], limit: number): Map<string, [string, number][]> {
+  countNumbers(numbers: readonly number[], fields: readonly string[]): Map<string, [string, number][]> {
     const counts = new Uint32Array(this.values.length)
     for (const n of numbers) this.tally(counts, n)
-    return this.top(counts, fields, limit)
+    return this.counted(counts, fields)
   }
 
   /** The ids of the values of `field` (lower-cased) that `accept` takes. */
@@ -125,7 +125,7 @@ export class FacetCopy {
   }
 
   /** Per field, its values counted above 0 (each field's own ids: not every value of every field). */
-  private top(counts: Uint32Array, fields: readonly string[], limit: number): Map<string, [string, number][]> {
+  private counted(counts: Uint32Array, fields: readonly string[]): Map<string, [string, number][]> {
     const byField = new Map<string, [string, number][]>()
     for (const field of fields) {
       const list: [string, number][] = []
@@ -133,8 +133,7 @@ export class FacetCopy {
         const n = counts[id]!
         if (n > 0) list.push([this.values[id]!.lower, n])
       }
-      list.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-      byField.set(field, list.length > limit ? list.slice(0, limit) : list)
+      byField.set(field, list)
     }
     return byField
   }

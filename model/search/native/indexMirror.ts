@@ -207,12 +207,12 @@ export class IndexMirror {
 
   /**
    * Facet counts of the documents of a result, given by its bitmap (bit n = document n, most significant bit first,
-   * as SETBIT numbers them) or by their numbers, for `fields`: per field, its values (lower-cased) with their
-   * counts, most frequent first (ties by value), at most `limit`. Documents' values as of `asOf` (as for find).
+   * as SETBIT numbers them) or by their numbers, for `fields`: per field, every value (lower-cased) counted above 0
+   * with its count, in no order. Documents' values as of `asOf` (as for find).
    */
-  async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], fields: readonly string[], limit: number, asOf = performance.now()): Promise<Map<string, [string, number][]>> {
+  async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], fields: readonly string[], asOf = performance.now()): Promise<Map<string, [string, number][]>> {
     const facets = (await this.current(shard, entityType, FACETS, asOf)).facets!
-    return Buffer.isBuffer(documents) ? facets.countBitmap(documents, fields, limit) : facets.countNumbers(documents, fields, limit)
+    return Buffer.isBuffer(documents) ? facets.countBitmap(documents, fields) : facets.countNumbers(documents, fields)
   }
 
   /**

@@ -85,7 +85,10 @@ test('pairs in order: START_WITH and the ranges equal a comparison of every pair
   }
 })
 
-test('facet copy: counts from a bitmap or from numbers equal counting each document, top values first, a freed number counts nothing', () => {
+/** Counts most frequent first, ties by value (a copy gives them in no order). */
+const ranked = (list: [string, number][] | undefined) => [...(list ?? [])].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+
+test('facet copy: counts from a bitmap or from numbers equal counting each document, a freed number counts nothing', () => {
   const facets = new FacetCopy()
   const line = (tags: string[], platform: string) => [['tags', ...tags].join(VALUE_SEP), ['platform', platform].join(VALUE_SEP)].join(FIELD_SEP)
   facets.set(0, line(['gold', 'pii'], 'hive'))
@@ -95,12 +98,12 @@ test('facet copy: counts from a bitmap or from numbers equal counting each docum
   facets.set(3, undefined)
   const bitmap = Buffer.alloc(3)
   for (const n of [0, 3, 9, 17]) bitmap[n >> 3]! |= 0x80 >> (n & 7)
-  const counted = facets.countBitmap(bitmap, ['tags', 'platform', 'owners'], 10)
-  assert.equal(counted.get('tags'), [['gold', 2], ['pii', 1]])
-  assert.equal(counted.get('platform'), [['hive', 2], ['kafka', 1]])
+  const counted = facets.countBitmap(bitmap, ['tags', 'platform', 'owners'])
+  assert.equal(ranked(counted.get('tags')), [['gold', 2], ['pii', 1]])
+  assert.equal(ranked(counted.get('platform')), [['hive', 2], ['kafka', 1]])
   assert.equal(counted.get('owners'), [])
-  assert.equal(facets.countBitmap(bitmap, ['platform'], 1).get('platform'), [['hive', 2]])
-  assert.equal(facets.countNumbers([0, 3, 9, 17], ['tags', 'platform', 'owners'], 10), counted, 'by numbers as by bitmap')
+  assert.equal([...facets.countBitmap(bitmap, ['platform']).keys()], ['platform'], 'only the fields asked')
+  assert.equal(facets.countNumbers([0, 3, 9, 17], ['tags', 'platform', 'owners']), counted, 'by numbers as by bitmap')
 })
 
 test('facet copy: lines set again and again (packed anew many times) count as the last line of each document', () => {
@@ -121,8 +124,8 @@ test('facet copy: lines set again and again (packed anew many times) count as th
   const expected = new Map<string, number>()
   for (const n of numbers) for (const t of last.get(n)!) expected.set(t, (expected.get(t) ?? 0) + 1)
   const sorted = [...expected].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-  assert.equal(facets.countBitmap(bitmap, ['tags'], 100).get('tags'), sorted)
-  assert.equal(facets.countNumbers(numbers, ['tags'], 100).get('tags'), sorted)
+  assert.equal(ranked(facets.countBitmap(bitmap, ['tags']).get('tags')), sorted)
+  assert.equal(ranked(facets.countNumbers(numbers, ['tags']).get('tags')), sorted)
 })
 
 test.run()
