@@ -25,7 +25,7 @@ import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { changeLog, IndexMirror, lexiconLogOp, pairedField, URN_LEXICON, type PairedDocument } from './indexMirror.ts'
 import { isRangeCondition, type RangeCondition } from './lexiconCopy.ts'
-import { byCodeUnits } from './sortedEntries.ts'
+import { byCodeUnits, firstInOrder } from './sortedEntries.ts'
 import { facetFilter, facetFilterOf, matchWords, type FacetCriterion, type QueryWord } from './wordQuery.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
@@ -232,7 +232,7 @@ export class NativeEngine implements SearchEngine {
    * the facets are counted from their numbers, as for a script's result. Redis only gives the page's documents.
    */
   private async answerHere(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, found: PairedDocument[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
-    const page = found.map((d) => d.urn).sort(byCodeUnits).slice(from, from + size)
+    const page = firstInOrder(found.map((d) => d.urn), from + size).slice(from)
     const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
     const result: ShardHits = { total: found.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
     if (found.length > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.map((d) => d.number), names, asOf)
@@ -334,21 +334,28 @@ export class NativeEngine implements SearchEngine {
       // A paired field answers START_WITH and the ranges from its pairs' order (indexMirror.ts urnsInOrder).
       if (c.numeric || !(inside || (paired && isRangeCondition(c.condition)))) return c
       const field = c.field === 'urn' ? URN_LEXICON : c.field
-      // Values found (urns for the urn field), or a paired field's documents: urn -> number.
-      const found = new Map<string, number>()
+      const broad = (value: string, n: number) => tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, n, this.maxValuesPerShard, this.maxValues)
+      if (!paired) {
+        // Values found (urns for the urn field).
+        const found = new Set<string>()
+        for (const value of c.values) {
+          for (const v of await this.mirror.find(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', value.toLowerCase(), asOf)) found.add(v)
+          if (found.size > this.maxValuesPerShard) throw broad(value, found.size)
+        }
+        return { ...c, condition: 'EQUAL', values: [...found] }
+      }
+      // A paired field's documents, each once (by its number: one per urn in a shard).
+      const documents: PairedDocument[] = []
+      const seen = new Set<number>()
       for (const value of c.values) {
         const needle = value.toLowerCase()
-        if (!paired) for (const v of await this.mirror.find(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)) found.set(v, 0)
-        else {
-          const documents = inside ? this.mirror.findUrns(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)
-            : this.mirror.urnsInOrder(shard, entity.name, field, c.condition as RangeCondition, needle, this.maxValuesPerShard, asOf)
-          for (const d of await documents) found.set(d.urn, d.number)
-        }
-        if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
+        const found = inside ? await this.mirror.findUrns(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)
+          : await this.mirror.urnsInOrder(shard, entity.name, field, c.condition as RangeCondition, needle, this.maxValuesPerShard, asOf)
+        for (const d of found) if (!seen.has(d.number)) { seen.add(d.number); documents.push(d) }
+        if (documents.length > this.maxValuesPerShard) throw broad(value, documents.length)
       }
-      // A paired field's matches are urns: the script makes them one set (URNS) rather than reading a posting each.
-      if (!paired) return { ...c, condition: 'EQUAL', values: [...found.keys()] }
-      return { ...c, field: 'urn', condition: URNS, values: [...found.keys()], documents: [...found].map(([urn, number]) => ({ urn, number })) }
+      // Their urns: the script makes them one set (URNS) rather than reading a posting each.
+      return { ...c, field: 'urn', condition: URNS, values: documents.map((d) => d.urn), documents }
     }))
   }
 

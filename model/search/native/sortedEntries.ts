@@ -67,6 +67,24 @@ export class SortedEntries {
 /** Code-unit order (as `<` compares strings). */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
+/**
+ * The first `k` of `strings` in code-unit order: a sorted list of the best k so far, which most strings pass by one
+ * comparison with its last (O(n) for a page of a large result, where sorting them all is O(n log n)).
+ */
+export function firstInOrder(strings: string[], k: number): string[] {
+  if (k <= 0) return []
+  if (4 * k >= strings.length) return strings.sort(byCodeUnits).slice(0, k)
+  const best: string[] = []
+  for (const s of strings) {
+    if (best.length === k) {
+      if (s >= best[k - 1]!) continue
+      best.pop()
+    }
+    best.splice(lowerBound(best, s), 0, s)
+  }
+  return best
+}
+
 /** The first position of sorted `list` whose entry is not below `key`. */
 export function lowerBound(list: readonly string[], key: string): number {
   let lo = 0

@@ -9,6 +9,7 @@ import * as assert from 'uvu/assert'
 import { FacetCopy } from '../../../model/search/native/facetCopy.ts'
 import { LexiconCopy, type RangeCondition } from '../../../model/search/native/lexiconCopy.ts'
 import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
+import { byCodeUnits, firstInOrder } from '../../../model/search/native/sortedEntries.ts'
 
 function random(seed: number): () => number {
   let s = seed
@@ -126,6 +127,15 @@ test('facet copy: lines set again and again (packed anew many times) count as th
   const sorted = [...expected].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
   assert.equal(ranked(facets.countBitmap(bitmap, ['tags']).get('tags')), sorted)
   assert.equal(ranked(facets.countNumbers(numbers, ['tags']).get('tags')), sorted)
+})
+
+test('the first k strings in code-unit order equal sorting them all, for any k, duplicates kept', () => {
+  let seed = 11
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  const strings = Array.from({ length: 2000 }, () => `urn:x:${Math.floor(random() * 1500).toString(36)}${random() < 0.1 ? 'Z' : ''}`)
+  for (const k of [0, 1, 10, 37, 499, 500, 501, 1999, 2000, 5000]) {
+    assert.equal(firstInOrder([...strings], k), [...strings].sort(byCodeUnits).slice(0, k), `k = ${k}`)
+  }
 })
 
 test.run()
