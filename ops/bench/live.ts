@@ -4,7 +4,8 @@
  * catalogue of BENCH_LIVE_DATASETS datasets (liveCatalogue.ts) through `ingestProposalBatch` (many requests in
  * flight; the load rate is printed), then runs BENCH_LIVE_CLIENTS query loops for BENCH_LIVE_SECONDS, each query
  * of a kind drawn at random with its words, prefixes, filter values and page drawn at random (liveQueries.ts),
- * while a steady stream of BENCH_LIVE_WRITES datasetProperties changes per second flows to random datasets. It
+ * while a steady stream of BENCH_LIVE_WRITES datasetProperties changes per second flows to random datasets (once
+ * the gateway is ready and no server is rewriting its append-only file, which a load sets off). It
  * reports per kind p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis
  * commands over 20 ms on every node (slow log, cleared before the run) and Redis memory per dataset after the load,
  * to ops/bench/results/live-<engine>[-cluster].md and .json.
@@ -28,7 +29,7 @@ import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { startRedisCluster } from '../localCluster.ts'
 import { loadProposals, liveDataset, pick, propertiesProposal, seeded } from './liveCatalogue.ts'
 import { LIVE_KINDS } from './liveQueries.ts'
-import { commandTimes, cpuSeconds, keyBytes, readSlowLog, resetCommandStats, startSlowLog, usedMemory, type CommandTime, type SlowLog } from './liveRedis.ts'
+import { commandTimes, cpuSeconds, keyBytes, persistenceSettled, readSlowLog, resetCommandStats, startSlowLog, usedMemory, type CommandTime, type SlowLog } from './liveRedis.ts'
 import { send, type Request } from './load.ts'
 import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { percentile, round } from './stats.ts'
@@ -246,6 +247,7 @@ try {
   const waited = performance.now()
   for (const agent = new http.Agent(); (await send(base, agent, { method: 'GET', path: '/ready' }, TIMEOUT_MS)).status !== 200;) await new Promise((r) => setTimeout(r, 200))
   log(`gateway ready ${round((performance.now() - waited) / 1000)} s after the load`)
+  log(`no append-only file rewrite or snapshot running: waited ${round(await persistenceSettled(nodes))} s`)
   if (process.env.BENCH_LIVE_HOLD === '1') {
     // For ops/bench/kindProbe.ts: the store stays up, with its gateway, until this process is interrupted.
     log(`holding: PROBE_URL=${base.origin} PROBE_REDIS=${nodes.map((n) => n.options.port).join(',')} (Ctrl-C stops everything)`)

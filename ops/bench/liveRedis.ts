@@ -116,6 +116,19 @@ export async function cpuSeconds(nodes: readonly Redis[]): Promise<number[]> {
   }))
 }
 
+/**
+ * Waits until no node is rewriting its append-only file or saving a snapshot (a load grows the file past its
+ * automatic rewrite threshold; the fork's copying and writing would be measured with the run); answers the
+ * seconds waited.
+ */
+export async function persistenceSettled(nodes: readonly Redis[]): Promise<number> {
+  const started = performance.now()
+  const busy = async () => (await Promise.all(nodes.map((n) => n.info('persistence'))))
+    .some((info) => /(aof_rewrite_in_progress|rdb_bgsave_in_progress|aof_rewrite_scheduled):1/.test(info))
+  while (await busy()) await new Promise((r) => setTimeout(r, 500))
+  return (performance.now() - started) / 1000
+}
+
 /** used_memory summed over the nodes. */
 export async function usedMemory(nodes: readonly Redis[]): Promise<number> {
   const each = await Promise.all(nodes.map(async (n) => Number(/used_memory:(\d+)/.exec(await n.info('memory'))![1])))
