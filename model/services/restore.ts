@@ -19,6 +19,11 @@ export interface RestoreArgs {
   aspect?: string
   urnLike?: string
   start: number
+  /**
+   * The last row (`urn SEP aspect`) of the batch before, when known: the batch is then the rows after it, which each
+   * shard reads from there (`start` only numbers it); without it, the rows after the first `start` ones.
+   */
+  after?: string
   batchSize: number
 }
 
@@ -33,6 +38,11 @@ export interface RestoreResult {
   ignored: number
   /** `start` for the next batch, or null when this batch reached the end. */
   nextStart: number | null
+}
+
+/** A batch of a whole restore (restoreFrom), with its last row (`after` for the next batch; null when it had none). */
+export interface RestoreStep extends RestoreResult {
+  last: string | null
 }
 
 /** An SQL LIKE pattern (`%` any run, `_` one character, `\` escapes) as a regular expression. */
@@ -68,8 +78,12 @@ const SCAN_CHUNK = 2000
  * read by rank (`ZLEXCOUNT` finds where the range begins, `ZRANGE` by index reads from there), filtered ones in
  * chunks that each begin after the last row read.
  */
-async function shardRows(model: Model, shard: number, prefix: string, matches: (urn: string, aspect: string) => boolean, skip: number, want: number, filtered: boolean): Promise<{ rows: string[]; scanned: number }> {
+async function shardRows(model: Model, shard: number, prefix: string, matches: (urn: string, aspect: string) => boolean, skip: number, want: number, filtered: boolean, after?: string): Promise<{ rows: string[]; scanned: number }> {
   const key = model.keys.rows(shard)
+  if (after !== undefined && !filtered) {
+    const rows = await model.redis.zrangebylex(key, `(${after}`, prefix ? `[${prefix}\xff` : '+', 'LIMIT', 0, want)
+    return { rows, scanned: rows.length }
+  }
   if (!filtered) {
     const first = prefix ? await model.redis.zlexcount(key, '-', `(${prefix}`) : 0
     const rows = (await model.redis.zrange(key, first + skip, first + skip + want - 1)).filter((row) => row.startsWith(prefix))
@@ -78,7 +92,8 @@ async function shardRows(model: Model, shard: number, prefix: string, matches: (
   const rows: string[] = []
   let scanned = 0
   const max = prefix ? `[${prefix}\xff` : '+'
-  for (let min = prefix ? `[${prefix}` : '-'; rows.length < want;) {
+  const from = after !== undefined && (!prefix || after >= prefix) ? `(${after}` : prefix ? `[${prefix}` : '-'
+  for (let min = from; rows.length < want;) {
     const chunk = await model.redis.zrangebylex(key, min, max, 'LIMIT', 0, SCAN_CHUNK)
     for (const member of chunk) {
       scanned++
@@ -101,10 +116,12 @@ async function selectRows(model: Model, args: RestoreArgs): Promise<{ rows: [str
   const matches = (urn: string, aspect: string): boolean =>
     (args.urn === undefined || urn === args.urn) && (args.aspect === undefined || aspect === args.aspect) && (!like || like.test(urn))
   const filtered = like !== undefined || args.aspect !== undefined
-  // One shard can skip `start` itself; several each give their first start+batch+1, merged in one order.
-  const single = model.keys.shards === 1 && !filtered
+  // After a known row, every shard gives its next batch+1; without one, one shard can skip `start` itself, and
+  // several each give their first start+batch+1 (a resumed run's first batch), merged in one order.
+  const keyed = args.after !== undefined
+  const single = keyed || (model.keys.shards === 1 && !filtered)
   const want = single ? args.batchSize + 1 : args.start + args.batchSize + 1
-  const parts = await Promise.all(model.keys.allShards().map((shard) => shardRows(model, shard, prefix, matches, single ? args.start : 0, want, filtered)))
+  const parts = await Promise.all(model.keys.allShards().map((shard) => shardRows(model, shard, prefix, matches, single && !keyed ? args.start : 0, want, filtered, args.after)))
   const merged = parts.flatMap((p) => p.rows).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
   const page = single ? merged : merged.slice(args.start)
   const rows = page.slice(0, args.batchSize).map((member): [string, string] => {
@@ -114,8 +131,10 @@ async function selectRows(model: Model, args: RestoreArgs): Promise<{ rows: [str
   return { rows, scanned: parts.reduce((n, p) => n + p.scanned, 0), more: page.length > args.batchSize }
 }
 
-/** Restores one batch of rows (route 11 and the ops command): one restate item per entity, applied by the workers. */
-export async function restoreIndices(model: Model, submit: Submit, args: RestoreArgs): Promise<RestoreResult> {
+/** A batch of rows as restate items: one per entity, applied by the workers. */
+interface Batch { items: WriteItem[]; rows: number; scanned: number; ignored: number; more: boolean; last: string | null }
+
+async function selectBatch(model: Model, args: RestoreArgs): Promise<Batch> {
   const { rows, scanned, more } = await selectRows(model, args)
   const byUrn = new Map<string, string[]>()
   for (const [urn, aspect] of rows) byUrn.set(urn, [...(byUrn.get(urn) ?? []), aspect])
@@ -129,28 +148,71 @@ export async function restoreIndices(model: Model, submit: Submit, args: Restore
       ignored += aspects.length
     }
   }
-  const results = items.length > 0 ? await submit(items) : []
-  const rowsRestored = results.reduce((n, r) => n + (r.restored ?? 0), 0)
+  const lastRow = rows[rows.length - 1]
+  return { items, rows: rows.length, scanned, ignored, more, last: lastRow ? `${lastRow[0]}${SEP}${lastRow[1]}` : null }
+}
+
+/** What a batch selected at `start` restored once its items were applied (`results`). */
+function batchResult(batch: Batch, start: number, results: ItemResult[]): RestoreStep {
   const missing = results.reduce((n, r) => n + (r.missing ?? 0), 0)
   return {
-    rowsScanned: scanned,
-    rowsRestored,
-    entitiesRestored: items.length,
-    ignored: ignored + missing,
+    rowsScanned: batch.scanned,
+    rowsRestored: results.reduce((n, r) => n + (r.restored ?? 0), 0),
+    entitiesRestored: batch.items.length,
+    ignored: batch.ignored + missing,
     // Rows of aspects no longer stored were dropped from the row list, so the rows after them moved up by as many.
-    nextStart: more ? args.start + rows.length - missing : null,
+    nextStart: batch.more ? start + batch.rows - missing : null,
+    last: batch.last,
   }
 }
 
-/** Restores every row, batch after batch; answers the rows restored. */
-export async function restoreAll(model: Model, submit: Submit, batchSize: number): Promise<number> {
+/** Restores one batch of rows (route 11 and the ops command): one restate item per entity, applied by the workers. */
+export async function restoreIndices(model: Model, submit: Submit, args: RestoreArgs): Promise<RestoreResult> {
+  const batch = await selectBatch(model, args)
+  const { last: _, ...result } = batchResult(batch, args.start, batch.items.length > 0 ? await submit(batch.items) : [])
+  return result
+}
+
+/** Batches a whole restore keeps in flight: the workers' partitions apply the next while one ends. */
+export const RESTORE_IN_FLIGHT = 4
+
+/**
+ * Restores every row that `args` selects from its `start` (and `after`) on, batch after batch, with up to
+ * RESTORE_IN_FLIGHT batches applying at once: each batch is the rows after the last row of the one before, read
+ * from each shard from there (so no shard reads the rows before, however far the restore has come). `done` hears
+ * of each batch in order once it and every batch before it are applied (its `nextStart` and `last` resume the
+ * restore from there). Answers the rows restored.
+ */
+export async function restoreFrom(model: Model, submit: Submit, args: RestoreArgs, done: (step: RestoreStep) => Promise<void> | void = () => {}): Promise<number> {
+  const applying: Promise<[Batch, ItemResult[]]>[] = []
   let restored = 0
-  for (let start: number | null = 0; start !== null;) {
-    const result: RestoreResult = await restoreIndices(model, submit, { start, batchSize })
+  let start = args.start
+  // The oldest batch in flight, reported once applied.
+  const settle = async (): Promise<void> => {
+    const [batch, results] = await applying.shift()!
+    const result = batchResult(batch, start, results)
+    start = result.nextStart ?? start
     restored += result.rowsRestored
-    start = result.nextStart
+    await done(result)
   }
+  let after = args.after
+  for (let more = true; more;) {
+    const batch = await selectBatch(model, { ...args, start, after })
+    const applied = (batch.items.length > 0 ? submit(batch.items) : Promise.resolve([])).then((results): [Batch, ItemResult[]] => [batch, results])
+    // A failure is thrown when its batch is settled; batches still in flight then end on their own.
+    applied.catch(() => {})
+    applying.push(applied)
+    more = batch.more && batch.last !== null
+    after = batch.last ?? after
+    if (applying.length >= RESTORE_IN_FLIGHT) await settle()
+  }
+  while (applying.length > 0) await settle()
   return restored
+}
+
+/** Restores every row; answers the rows restored. */
+export function restoreAll(model: Model, submit: Submit, batchSize: number): Promise<number> {
+  return restoreFrom(model, submit, { start: 0, batchSize })
 }
 
 /**

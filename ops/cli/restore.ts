@@ -1,11 +1,12 @@
 /**
  * `restore [--urn U] [--urnLike P] [--aspect A] [--batch-size N] [--rebuild] [--resume]`: restores indices for every
- * matching row, batch after batch: rows are read from Redis directly, and each batch's restate items go through
- * the write queues to the running workers (only workers change what is stored). The cursor (`start` of the next
- * batch) is saved after each batch so an interrupted run continues with `--resume`; `--rebuild` first deletes
- * every index key and ends by sweeping orphaned entries.
+ * matching row, batch after batch (several in flight: model/services/restore.ts restoreFrom): rows are read from
+ * Redis directly, and each batch's restate items go through the write queues to the running workers (only workers
+ * change what is stored). The cursor (`start` of the next batch, and the last row restored) is saved as batches
+ * complete, in order, so an interrupted run continues with `--resume`; `--rebuild` first deletes every index key
+ * and ends by sweeping orphaned entries.
  */
-import { indexKeyPatterns, likePrefix, restoreIndices, sweepOrphans } from '../../model/services/restore.ts'
+import { indexKeyPatterns, likePrefix, restoreFrom, sweepOrphans } from '../../model/services/restore.ts'
 import type { Model } from '../../model/services/runtime.ts'
 import { SEP, type Keys } from '../../model/store/keys.ts'
 import { scanKeys, type RedisClient } from '../../model/store/redis.ts'
@@ -17,8 +18,8 @@ import { withSubmit } from './submit.ts'
 export const usage = 'restore [--urn U] [--urnLike P] [--aspect A] [--batch-size N] [--rebuild] [--resume]'
 
 interface Filters { urn?: string; urnLike?: string; aspect?: string }
-/** What is saved between batches. */
-interface Cursor extends Filters { start: number; rebuild: boolean }
+/** What is saved between batches: the next batch's row number and the last row restored (absent in older cursors). */
+interface Cursor extends Filters { start: number; after?: string; rebuild: boolean }
 
 /** Where the cursor lives; built from the model's key prefix (not a service key, so not in keys.ts). */
 export const cursorKey = (keys: Keys): string => `${keys.prefix}ops:restore:cursor`
@@ -60,6 +61,7 @@ export async function run(argv: string[]): Promise<number> {
     const key = cursorKey(model.keys)
     let filters = given
     let start = 0
+    let after: string | undefined
     let rebuild = values.rebuild!
     if (values.resume) {
       const saved = await model.redis.get(key)
@@ -72,6 +74,7 @@ export async function run(argv: string[]): Promise<number> {
         }
         filters = { urn: cursor.urn, urnLike: cursor.urnLike, aspect: cursor.aspect }
         start = cursor.start
+        after = cursor.after
         rebuild ||= cursor.rebuild
         process.stderr.write(`restore: resuming at row ${start}\n`)
       }
@@ -84,16 +87,13 @@ export async function run(argv: string[]): Promise<number> {
     let rows = 0
     let scanned = 0
     let entities = 0
-    for (;;) {
-      const result = await restoreIndices(model, submit, { ...filters, start, batchSize })
+    await restoreFrom(model, submit, { ...filters, start, after, batchSize }, async (result) => {
       rows += result.rowsRestored
       entities += result.entitiesRestored
       scanned += result.rowsRestored + result.ignored
       progress.tick(result.rowsRestored + result.ignored)
-      if (result.nextStart === null) break
-      start = result.nextStart
-      await model.redis.set(key, JSON.stringify({ ...filters, start, rebuild } satisfies Cursor))
-    }
+      if (result.nextStart !== null) await model.redis.set(key, JSON.stringify({ ...filters, start: result.nextStart, after: result.last ?? undefined, rebuild } satisfies Cursor))
+    })
     await model.redis.del(key)
     progress.setTotal(scanned)
     progress.done()

@@ -8,6 +8,8 @@ import * as assert from 'uvu/assert'
 import { Keys } from '../../model/store/keys.ts'
 import { ensureLayout, LayoutError } from '../../model/store/layout.ts'
 import { startService, onCluster, type TestService } from '../helpers/service.ts'
+import { restoreFrom, type RestoreStep } from '../../model/services/restore.ts'
+import { withSubmit } from '../../ops/cli/submit.ts'
 
 const SHARDS = onCluster() ? 16 : 4
 const t = suite<{ svc: TestService }>(`shards (${SHARDS} shards)`)
@@ -127,6 +129,30 @@ t('a facet value spelled differently in several shards is one bucket counting ev
     assert.is(buckets[0]![1], 12, `${input}: every shard counted`)
   }
 })
+t('a whole restore goes on from the last row restored in every shard: each row once, in order; resumed from any batch, the rest', async ({ svc }) => {
+  const model = svc.gateway.model
+  const names = Array.from({ length: 30 }, (_, i) => `restoreshard_${String(i).padStart(2, '0')}`)
+  for (const name of names) assert.is((await propose(svc, ds(name), 'datasetProperties', { name })).status, 200)
+  const prefix = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,restoreshard_'
+  const rows = (await Promise.all(model.keys.allShards().map((shard) => model.redis.zrangebylex(model.keys.rows(shard), `[${prefix}`, `[${prefix}\xff`))))
+    .flat().sort()
+  assert.ok(rows.length >= 60, `${rows.length} rows`)
+  const steps: RestoreStep[] = []
+  const restored = await withSubmit(model, (submit) => restoreFrom(model, submit, { urnLike: `${prefix}%`, start: 0, batchSize: 7 }, (step) => { steps.push(step) }))
+  assert.is(restored, rows.length, 'every row restored once')
+  assert.equal(steps.map((s) => s.last), [...rows.filter((_, i) => (i + 1) % 7 === 0), rows.length % 7 ? rows[rows.length - 1]! : null].filter((r) => r !== null), 'batches of 7 in order')
+  assert.equal(steps.map((s) => s.nextStart), [...steps.slice(1).map((_, i) => 7 * (i + 1)), null])
+  // From the cursor a batch leaves (its row number and last row), the rows after it.
+  const third = steps[2]!
+  const rest = await withSubmit(model, (submit) => restoreFrom(model, submit, { urnLike: `${prefix}%`, start: third.nextStart!, after: third.last!, batchSize: 10 }))
+  assert.is(rest, rows.length - 21)
+  // An older cursor (the row number alone) reads up to it once.
+  const old = await withSubmit(model, (submit) => restoreFrom(model, submit, { urnLike: `${prefix}%`, start: 50, batchSize: 4 }))
+  assert.is(old, rows.length - 50)
+  const search = await svc.call('POST', '/entities?action=search', { input: 'restoreshard', entity: 'dataset', start: 0, count: 100 })
+  assert.is(search.body.value.numEntities, 30)
+})
+
 t('the layout record refuses a process started with another shard count', async ({ svc }) => {
   const redis = svc.gateway.model.redis
   await ensureLayout(redis, svc.gateway.model.keys)
