@@ -174,7 +174,7 @@ export async function restoreIndices(model: Model, submit: Submit, args: Restore
 }
 
 /** Batches a whole restore keeps in flight: the workers' partitions apply the next while one ends. */
-export const RESTORE_IN_FLIGHT = 4
+export const RESTORE_IN_FLIGHT = 2
 
 /**
  * Restores every row that `args` selects from its `start` (and `after`) on, batch after batch, with up to
