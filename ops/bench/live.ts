@@ -1,6 +1,8 @@
 /**
  * The live scenario (issue 19): the service measured the way it is used. It starts its own Redis (one server, or a
- * local cluster of 3 masters with BENCH_TOPOLOGY=cluster), a gateway and worker process(es), loads a generated
+ * local cluster of 3 masters with BENCH_TOPOLOGY=cluster), BENCH_GATEWAYS gateway processes (1; several: each query loop
+ * and each write goes to one of them in turn, as a proxy in front of them would spread them) and worker process(es),
+ * loads a generated
  * catalogue of BENCH_LIVE_DATASETS datasets (liveCatalogue.ts) through `ingestProposalBatch` (many requests in
  * flight; the load rate is printed), then runs BENCH_LIVE_CLIENTS query loops for BENCH_LIVE_SECONDS, each query
  * of a kind drawn at random with its words, prefixes, filter values and page drawn at random (liveQueries.ts),
@@ -18,7 +20,7 @@
  * server: keep Redis's files there, and on a later run with the same settings skip the load: for measuring query-side
  * changes; its load and memory figures are then those of the run that loaded), BENCH_LIVE_HOLD=1 (after the load, keep
  * Redis and the gateway up for ops/bench/kindProbe.ts until interrupted, on a cluster too), and as in main.ts:
- * BENCH_ENGINE, BENCH_TOPOLOGY, BENCH_WORKERS, BENCH_APPENDFSYNC, BENCH_REDIS_SERVER, REDISEARCH_MODULE, BENCH_OUT.
+ * BENCH_ENGINE, BENCH_TOPOLOGY, BENCH_WORKERS, BENCH_GATEWAYS, BENCH_APPENDFSYNC, BENCH_REDIS_SERVER, REDISEARCH_MODULE, BENCH_OUT.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
@@ -44,6 +46,7 @@ const LOAD_INFLIGHT = num('BENCH_LIVE_LOAD_INFLIGHT', 4)
 const SEED = num('BENCH_LIVE_SEED', 1)
 const SLOW_MS = 20
 const WORKERS = num('BENCH_WORKERS', 1)
+const GATEWAYS = num('BENCH_GATEWAYS', 1)
 const FSYNC = (process.env.BENCH_APPENDFSYNC ?? 'everysec') as 'always' | 'everysec' | 'no'
 const ENGINE = process.env.BENCH_ENGINE ?? 'native'
 const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'cluster' ? 'cluster' : 'standalone'
@@ -66,10 +69,11 @@ const modules = (await nodes[0]!.call('MODULE', 'LIST')) as unknown[][]
 const searchVer = modules.map((m) => Object.fromEntries(Array.from({ length: m.length / 2 }, (_, i) => [String(m[2 * i]), m[2 * i + 1]]))).find((m) => m.name === 'search')?.ver
 const moduleVersion = searchVer === undefined ? undefined : `${Math.floor(Number(searchVer) / 10000)}.${Math.floor(Number(searchVer) / 100) % 100}.${Number(searchVer) % 100}`
 const ENGINE_NAME = ENGINE === 'redisearch' ? `redisearch (RediSearch ${moduleVersion ?? '?'})` : ENGINE
-const port = await freePort()
+const ports: number[] = []
+for (let g = 0; g < GATEWAYS; g++) ports.push(await freePort())
 const env = {
   ...(cluster ? { REDIS_CLUSTER: cluster.seeds, SHARDS: '16' } : { REDIS_URL: embedded!.url }),
-  PORT: String(port), PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: 'svc_bench_admin_token', KEY_PREFIX: PREFIX,
+  PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: 'svc_bench_admin_token', KEY_PREFIX: PREFIX,
   // A loaded batch may take longer than the default 30 s on a busy machine; the run's own timeout (TIMEOUT_MS) is shorter.
   WRITE_TIMEOUT_MS: String(Math.max(TIMEOUT_MS, 120_000)),
 }
@@ -82,17 +86,20 @@ async function stopAll(): Promise<void> {
   await cluster?.stop().catch(() => {})
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void stopAll().then(() => process.exit(130)))
-const base = new URL(`http://127.0.0.1:${port}`)
+const bases = ports.map((port) => new URL(`http://127.0.0.1:${port}`))
+const base = bases[0]!
 try {
   // BENCH_PROFILE=<dir>: CPU profiles of the worker and the gateway, written there when they stop.
   const profile = (name: string) => (process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${name}.cpuprofile`] : [])
   for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 120_000, [...SERVICE_NODE_FLAGS, ...profile(`worker-${w}`)]))
-  children.push(await startChild('gateway/main.ts', env, /gateway listening/, 120_000, [...SERVICE_NODE_FLAGS, ...profile('gateway')]))
+  for (let g = 0; g < GATEWAYS; g++) {
+    children.push(await startChild('gateway/main.ts', { ...env, PORT: String(ports[g]) }, /gateway listening/, 120_000, [...SERVICE_NODE_FLAGS, ...profile(g === 0 ? 'gateway' : `gateway-${g}`)]))
+  }
 } catch (err) {
   await stopAll()
   throw err
 }
-log(`${cluster ? `cluster of 3 masters (16 shards) ${cluster.seeds}` : embedded!.url}, Redis ${serverVersion}, engine ${ENGINE_NAME}, ${WORKERS} worker process(es); ${DATASETS} datasets, ${CLIENTS} query loops for ${SECONDS} s, ${WRITES} writes/s; load average ${round(startLoad)} on ${cpus().length} cores`)
+log(`${cluster ? `cluster of 3 masters (16 shards) ${cluster.seeds}` : embedded!.url}, Redis ${serverVersion}, engine ${ENGINE_NAME}, ${GATEWAYS} gateway(s), ${WORKERS} worker process(es); ${DATASETS} datasets, ${CLIENTS} query loops for ${SECONDS} s, ${WRITES} writes/s; load average ${round(startLoad)} on ${cpus().length} cores`)
 
 // ---- load ------------------------------------------------------------------------------------------------------
 const PER_REQUEST = 333 // datasets per batch request: 999 proposals (3 each)
@@ -147,10 +154,10 @@ interface Tally { latencies: number[]; count: number; http5xx: number; timeouts:
 const tally = (): Tally => ({ latencies: [], count: 0, http5xx: 0, timeouts: 0, otherErrors: 0, repeats: 0 })
 
 /** Sends `req`, timing it into `t` (answers other than 200 counted by kind: 5xx, timeout, other). */
-async function timed(agent: http.Agent, req: Request, t: Tally): Promise<void> {
+async function timed(agent: http.Agent, req: Request, t: Tally, target = base): Promise<void> {
   const t0 = performance.now()
   try {
-    const res = await send(base, agent, req, TIMEOUT_MS)
+    const res = await send(target, agent, req, TIMEOUT_MS)
     t.latencies.push(performance.now() - t0)
     if (res.status >= 500) t.http5xx++
     else if (res.status !== 200) t.otherErrors++
@@ -180,7 +187,7 @@ async function run(): Promise<{ kinds: Map<string, Tally>; writes: Tally & { ask
       const key = `${req.path} ${req.body}`
       if (asked.has(key)) t.repeats++
       asked.add(key)
-      await timed(queryAgent, req, t)
+      await timed(queryAgent, req, t, bases[k % GATEWAYS])
     }
   })
   // Writes at a steady rate, not waiting for each other (at most 1,000 in flight; what could not be sent is `behind`).
@@ -198,7 +205,7 @@ async function run(): Promise<{ kinds: Map<string, Tally>; writes: Tally & { ask
         revisions.set(i, revision)
         writes.asked++
         const body = JSON.stringify({ proposal: propertiesProposal(liveDataset(i), i, revision) })
-        const p: Promise<void> = timed(writeAgent, { method: 'POST', path: '/aspects?action=ingestProposal', body }, writes).finally(() => inFlight.delete(p))
+        const p: Promise<void> = timed(writeAgent, { method: 'POST', path: '/aspects?action=ingestProposal', body }, writes, bases[writes.asked % GATEWAYS]).finally(() => inFlight.delete(p))
         inFlight.add(p)
       }
       await new Promise((r) => setTimeout(r, 5))
@@ -245,7 +252,9 @@ try {
   log(`Redis used_memory ${round(memory.usedMemory / 2 ** 20)} MiB: ${round(memory.perDataset)} bytes per dataset; ${round(memory.perDatasetWithoutQueue)} without the empty store and the queue's ${round(memory.queueBytes / 2 ** 20)} MiB`)
   // The gateway copies what its queries read (the native engine's facet lines and names) before it says ready.
   const waited = performance.now()
-  for (const agent = new http.Agent(); (await send(base, agent, { method: 'GET', path: '/ready' }, TIMEOUT_MS)).status !== 200;) await new Promise((r) => setTimeout(r, 200))
+  for (const target of bases) {
+    for (const agent = new http.Agent(); (await send(target, agent, { method: 'GET', path: '/ready' }, TIMEOUT_MS)).status !== 200;) await new Promise((r) => setTimeout(r, 200))
+  }
   log(`gateway ready ${round((performance.now() - waited) / 1000)} s after the load`)
   log(`no append-only file rewrite or snapshot running: waited ${round(await persistenceSettled(nodes))} s`)
   if (process.env.BENCH_LIVE_HOLD === '1') {
@@ -278,7 +287,7 @@ const machine = {
   cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(),
   loadAverageAtStart: startLoad, loadAverageAtEnd: loadavg()[0]!, redis: serverVersion, moduleVersion, engine: ENGINE, engineName: ENGINE_NAME, topology: TOPOLOGY, workers: WORKERS, appendfsync: FSYNC,
 }
-const settings = { datasets: DATASETS, clients: CLIENTS, seconds: SECONDS, writesPerSecond: WRITES, timeoutMs: TIMEOUT_MS, seed: SEED, slowMs: SLOW_MS }
+const settings = { datasets: DATASETS, clients: CLIENTS, gateways: GATEWAYS, seconds: SECONDS, writesPerSecond: WRITES, timeoutMs: TIMEOUT_MS, seed: SEED, slowMs: SLOW_MS }
 for (const k of kinds) if (k.firstError) log(`${k.kind}: first error: ${k.firstError}`)
 if (writes.firstError) log(`writes: first error: ${writes.firstError}`)
 
@@ -291,7 +300,7 @@ const where = TOPOLOGY === 'cluster' ? 'a local Redis Cluster of 3 masters (16 s
 const report = `# Live scenario: engine ${ENGINE_NAME}, ${where}
 
 Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, shared with other work (load average
-${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end); Redis ${serverVersion} (appendfsync ${FSYNC}), ${WORKERS} worker process(es), a gateway; ${machine.date}.
+${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end); Redis ${serverVersion} (appendfsync ${FSYNC}), ${WORKERS} worker process(es), ${GATEWAYS === 1 ? 'a gateway' : `${GATEWAYS} gateways`}; ${machine.date}.
 \`BENCH_LIVE_DATASETS=${DATASETS} BENCH_LIVE_CLIENTS=${CLIENTS} BENCH_LIVE_SECONDS=${SECONDS} BENCH_LIVE_WRITES=${WRITES}\` (ops/bench/live.ts).
 
 - Load: ${DATASETS} datasets (3 aspects each: properties, tags, owner) in ${round(loaded.seconds)} s, **${round(loaded.perSecond)} datasets/s** through \`ingestProposalBatch\`.
