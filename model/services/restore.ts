@@ -76,7 +76,8 @@ const SCAN_CHUNK = 2000
  * Every command is bounded by the rows it returns, however deep `skip` is (the row list holds millions at a million
  * entities, and `ZRANGEBYLEX ... LIMIT skip` walks the skipped rows one by one: ~0.2 us each): unfiltered rows are
  * read by rank (`ZLEXCOUNT` finds where the range begins, `ZRANGE` by index reads from there), filtered ones in
- * chunks that each begin after the last row read.
+ * chunks that each begin after the last row read; after a known row (`after`: the last of the batch before), both
+ * from that row on, by range.
  */
 async function shardRows(model: Model, shard: number, prefix: string, matches: (urn: string, aspect: string) => boolean, skip: number, want: number, filtered: boolean, after?: string): Promise<{ rows: string[]; scanned: number }> {
   const key = model.keys.rows(shard)

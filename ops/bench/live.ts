@@ -1,10 +1,9 @@
 /**
  * The live scenario (issue 19): the service measured the way it is used. It starts its own Redis (one server, or a
- * local cluster of 3 masters with BENCH_TOPOLOGY=cluster), BENCH_GATEWAYS gateway processes (1; several: each query loop
- * and each write goes to one of them in turn, as a proxy in front of them would spread them) and worker process(es),
- * loads a generated
- * catalogue of BENCH_LIVE_DATASETS datasets (liveCatalogue.ts) through `ingestProposalBatch` (many requests in
- * flight; the load rate is printed), then runs BENCH_LIVE_CLIENTS query loops for BENCH_LIVE_SECONDS, each query
+ * local cluster of 3 masters with BENCH_TOPOLOGY=cluster), BENCH_GATEWAYS gateway processes (1; with several, each
+ * query loop and each write goes to one of them in turn, as a proxy in front of them would spread them) and worker
+ * process(es), loads a generated catalogue of BENCH_LIVE_DATASETS datasets (liveCatalogue.ts) through
+ * `ingestProposalBatch` (many requests in flight; the load rate is printed), then runs BENCH_LIVE_CLIENTS query loops for BENCH_LIVE_SECONDS, each query
  * of a kind drawn at random with its words, prefixes, filter values and page drawn at random (liveQueries.ts),
  * while a steady stream of BENCH_LIVE_WRITES datasetProperties changes per second flows to random datasets (once
  * the gateway is ready and no server is rewriting its append-only file, which a load sets off). It
