@@ -3,11 +3,11 @@
  * local cluster of 3 masters with BENCH_TOPOLOGY=cluster), BENCH_GATEWAYS gateway processes (1; with several, each
  * query loop and each write goes to one of them in turn, as a proxy in front of them would spread them) and worker
  * process(es), loads a generated catalogue of BENCH_LIVE_DATASETS datasets (liveCatalogue.ts) through
- * `ingestProposalBatch` (many requests in flight; the load rate is printed), then runs BENCH_LIVE_CLIENTS query loops for BENCH_LIVE_SECONDS, each query
- * of a kind drawn at random with its words, prefixes, filter values and page drawn at random (liveQueries.ts),
- * while a steady stream of BENCH_LIVE_WRITES datasetProperties changes per second flows to random datasets (once
- * the gateway is ready and no server is rewriting its append-only file, which a load sets off). It
- * reports per kind p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis
+ * `ingestProposalBatch` (many requests in flight; the load rate is printed), then runs BENCH_LIVE_CLIENTS query
+ * loops for BENCH_LIVE_SECONDS, each query of a kind drawn at random with its words, prefixes, filter values and page
+ * drawn at random (liveQueries.ts), while a steady stream of BENCH_LIVE_WRITES datasetProperties changes per second
+ * flows to random datasets (once the gateways are ready and no server is rewriting its append-only file, which a
+ * load sets off). It reports per kind p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis
  * commands over 20 ms on every node (slow log, cleared before the run) and Redis memory per dataset after the load,
  * to ops/bench/results/live-<engine>[-cluster].md and .json.
  *
