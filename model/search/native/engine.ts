@@ -58,6 +58,9 @@ function encodeFilter(filter: FilterGroups): string[] {
   return [String(filter.length), ...filter.flatMap((group) => encodeCriteria(group))]
 }
 
+/** The names of a type's facet fields (`fields`: its search fields). */
+const facetNames = (fields: ReadonlyMap<string, SearchField>): string[] => [...fields.values()].filter((f) => f.facet).map((f) => f.name)
+
 /**
  * A match-all's facets as the script counts them (field, {original value, count, ...}, ...: each field's most
  * frequent values in the shard, spelled as shown) as counts by lower-cased value, with those spellings.
@@ -200,7 +203,7 @@ export class NativeEngine implements SearchEngine {
     // Words, alone or with facet values as filters: answered from this process's copies (wordQuery.ts).
     const facetOnly = words.length > 0 ? facetFilterOf(fields, query.filter) : null
     if (facetOnly) return this.answerWords(shard, query.entity, fields, words, facetOnly, from, size, documents, asOf)
-    const facets = [...fields.values()].filter((f) => f.facet)
+    const names = facetNames(fields)
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const only = query.text.kind === 'all' && filter.length === 1 && filter[0]!.length === 1 ? filter[0]![0]! : undefined
     if (only?.documents && !only.negated) return this.answerHere(shard, query.entity, fields, only.documents, from, size, documents, asOf)
@@ -210,7 +213,7 @@ export class NativeEngine implements SearchEngine {
       String(words.length), ...words.flatMap((w) => [w.token, w.prefix ? '1' : '0']),
       ...encodeCriteria(await this.resolveInner(shard, query.entity, must, asOf)),
       ...encodeFilter(filter),
-      String(facets.length), ...facets.map((f) => f.name), String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
+      String(names.length), ...names, String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
       documents ? this.keys.docPrefix(shard, query.entity.name) : '',
     ]
     // Strings come back as Buffers (the bitmap is bytes).
@@ -219,7 +222,6 @@ export class NativeEngine implements SearchEngine {
     // The result set's score is minus the relevance: ascending order there is best first.
     for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: String(scored[i]!), score: -Number(String(scored[i + 1])) || 0 })
     if (documents) result.documents = stored.map((d) => (d ? String(d) : null))
-    const names = facets.map((f) => f.name)
     result.counts = bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, names, asOf)
       : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, names, asOf)
         : scriptCounts(shard, counted)
@@ -233,7 +235,7 @@ export class NativeEngine implements SearchEngine {
    */
   private async answerHere(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, found: PairedDocument[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
     const page = firstInOrder(found.map((d) => d.urn), from + size).slice(from)
-    const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
+    const names = facetNames(fields)
     const result: ShardHits = { total: found.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
     if (found.length > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.map((d) => d.number), names, asOf)
     if (documents) result.documents = await this.pageDocuments(entity, page)
@@ -256,7 +258,7 @@ export class NativeEngine implements SearchEngine {
     const page = answer.page.map((m) => copies.words.urn(m.number))
     // Scores are minus the relevance.
     const result: ShardHits = { total: answer.total, hits: answer.page.map((m, i) => ({ urn: page[i]!, score: -m.score || 0 })), facets: [] }
-    const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
+    const names = facetNames(fields)
     if (answer.total > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, answer.numbers, names, asOf)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
@@ -280,7 +282,7 @@ export class NativeEngine implements SearchEngine {
    */
   async facetsOf(entity: EntitySpec, counts: readonly FacetCounts[], limit: number): Promise<Facet[]> {
     const fields = this.registry.searchFields(entity)
-    const names = [...fields.values()].filter((f) => f.facet).map((f) => f.name)
+    const names = facetNames(fields)
     return Promise.all(names.map(async (name) => {
       const sums = new Map<string, number>()
       const from = new Map<string, FacetCounts>()
@@ -305,8 +307,14 @@ export class NativeEngine implements SearchEngine {
   /** The original spellings of values `lowers` of `field`, each from the counts of a shard that has it. */
   private async spellings(entity: EntitySpec, field: string, from: readonly FacetCounts[], lowers: readonly string[]): Promise<string[]> {
     const out = lowers.map((lower, i) => from[i]!.originals?.get(field)?.get(lower))
+    // Positions still unspelled, by the shard to ask.
     const byShard = new Map<number, number[]>()
-    out.forEach((known, i) => { if (known === undefined) byShard.set(from[i]!.shard, [...(byShard.get(from[i]!.shard) ?? []), i]) })
+    out.forEach((known, i) => {
+      if (known !== undefined) return
+      const at = byShard.get(from[i]!.shard)
+      if (at) at.push(i)
+      else byShard.set(from[i]!.shard, [i])
+    })
     await Promise.all([...byShard].map(async ([shard, at]) => {
       const read = await this.mirror.originals(shard, entity.name, field, at.map((i) => lowers[i]!))
       at.forEach((i, k) => { out[i] = read[k]! })
