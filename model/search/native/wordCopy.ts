@@ -31,6 +31,11 @@ export class WordCopy {
   private readonly freeIds: number[] = []
   /** Each word's documents (numbers) in the posting's order, by word id. */
   private readonly postings: number[][] = []
+  /**
+   * Each posting's scores, side by side with its numbers: a write places a document in a posting by a binary
+   * search that reads them here, not in each visited document's own words.
+   */
+  private readonly postingScores: number[][] = []
 
   /** Every word of the copy so far, in order (made when the copy is sealed). */
   private words = new SortedEntries([])
@@ -46,10 +51,16 @@ export class WordCopy {
     doc.ids.push(id)
     doc.scores.push(score)
     this.postings[id]!.push(number)
+    this.postingScores[id]!.push(score)
   }
 
   seal(): void {
-    this.postings.forEach((posting, id) => posting.sort((a, b) => this.compare(id, a, b)))
+    this.postings.forEach((posting, id) => {
+      const scores = this.postingScores[id]!
+      const order = posting.map((_, k) => k).sort((a, b) => scores[a]! - scores[b]! || byCodeUnits(this.documents[posting[a]!]!.urn, this.documents[posting[b]!]!.urn))
+      this.postings[id] = order.map((k) => posting[k]!)
+      this.postingScores[id] = order.map((k) => scores[k]!)
+    })
     this.words = new SortedEntries([...this.ids.keys()])
   }
 
@@ -138,18 +149,16 @@ export class WordCopy {
     this.documents[number] = doc
   }
 
-  /** Two documents of word `id`'s posting in its order: by score, then urn. */
-  private compare(id: number, a: number, b: number): number {
-    return this.score(a, id)! - this.score(b, id)! || byCodeUnits(this.documents[a]!.urn, this.documents[b]!.urn)
-  }
-
-  /** Where `number` (with its current score and urn) is or would be in `posting`. */
-  private place(id: number, posting: number[], number: number): number {
+  /** Where document `number` with `score` (and its urn) is or would be in word `id`'s posting: by score, then urn. */
+  private place(id: number, number: number, score: number): number {
+    const posting = this.postings[id]!
+    const scores = this.postingScores[id]!
+    const urn = this.documents[number]!.urn
     let lo = 0
     let hi = posting.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (this.compare(id, posting[mid]!, number) < 0) lo = mid + 1
+      if (scores[mid]! < score || (scores[mid] === score && byCodeUnits(this.documents[posting[mid]!]!.urn, urn) < 0)) lo = mid + 1
       else hi = mid
     }
     return lo
@@ -158,19 +167,23 @@ export class WordCopy {
   private post(id: number, number: number): void {
     const posting = this.postings[id]!
     if (posting.length === 0) this.words.add(this.wordOf[id]!)
-    const at = this.place(id, posting, number)
-    if (posting[at] !== number) posting.splice(at, 0, number)
+    const score = this.score(number, id)!
+    const at = this.place(id, number, score)
+    if (posting[at] !== number) {
+      posting.splice(at, 0, number)
+      this.postingScores[id]!.splice(at, 0, score)
+    }
   }
 
   /** Takes `number` out of word `id`'s posting; the document still has its old words (their scores place it). */
   private unpost(id: number, number: number): void {
     const posting = this.postings[id]!
-    const at = this.place(id, posting, number)
-    if (posting[at] === number) posting.splice(at, 1)
-    else {
-      // Not where its score puts it (the copy and the log disagreed): looked for whole.
-      const k = posting.indexOf(number)
-      if (k >= 0) posting.splice(k, 1)
+    let at = this.place(id, number, this.score(number, id)!)
+    // Not where its score puts it (the copy and the log disagreed): looked for whole.
+    if (posting[at] !== number) at = posting.indexOf(number)
+    if (at >= 0) {
+      posting.splice(at, 1)
+      this.postingScores[id]!.splice(at, 1)
     }
     if (posting.length === 0) {
       this.words.delete(this.wordOf[id]!)
@@ -186,6 +199,7 @@ export class WordCopy {
       this.ids.set(word, id)
       this.wordOf[id] = word
       this.postings[id] = []
+      this.postingScores[id] = []
     }
     return id
   }
