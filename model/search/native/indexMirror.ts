@@ -299,6 +299,9 @@ export class IndexMirror {
         return
       }
     }
+    // A copy of an index whose log had not begun (most types, in most shards) is current while the log has not:
+    // one command, instead of the log's state and its entries (a gateway reads every copy every second).
+    if (copy.started && copy.wanted.size === 0 && copy.cursor === '0-0' && copy.began === null && await this.redis.exists(copy.log) === 0) return
     // A copy with nothing new to copy reads the log's next entries in the same round trip as the log's state. The
     // entries are asked first: a state read after them tells whether entries the copy had not read were trimmed
     // (or the log begun again) before they were read.
