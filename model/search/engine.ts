@@ -29,12 +29,13 @@ export interface ShardHits {
 }
 
 /**
- * A shard's facet counts before they are shown: per field, each value (lower-cased: spellings differ by shard) and
- * its count, in no order; `originals`, the spellings the shard already gave for some of them.
+ * A shard's facet counts before they are shown: each value's count by the engine's id of the value (one id per
+ * field and lower-cased value in every shard: spellings differ by shard); `originals`, by field and lower-cased
+ * value, the spellings the shard already gave for some of them.
  */
 export interface FacetCounts {
   shard: number
-  byField: Map<string, [string, number][]>
+  counts: Uint32Array
   originals?: Map<string, Map<string, string>>
 }
 

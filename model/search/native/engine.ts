@@ -26,6 +26,7 @@ import { lexRange } from '../../store/lexRange.ts'
 import { changeLog, IndexMirror, lexiconLogOp, pairedField, URN_LEXICON, type PairedDocument } from './indexMirror.ts'
 import { isRangeCondition, type RangeCondition } from './lexiconCopy.ts'
 import { byCodeUnits, firstInOrder } from './sortedEntries.ts'
+import type { FacetValues } from './facetCopy.ts'
 import { facetFilter, facetFilterOf, matchWords, type FacetCriterion, type QueryWord } from './wordQuery.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
@@ -63,24 +64,25 @@ const facetNames = (fields: ReadonlyMap<string, SearchField>): string[] => [...f
 
 /**
  * A match-all's facets as the script counts them (field, {original value, count, ...}, ...: each field's most
- * frequent values in the shard, spelled as shown) as counts by lower-cased value, with those spellings.
+ * frequent values in the shard, spelled as shown) as counts by value id (`values`), with those spellings.
  */
-function scriptCounts(shard: number, raw: (Buffer | string | (Buffer | string | number)[])[]): FacetCounts {
-  const counts: FacetCounts = { shard, byField: new Map(), originals: new Map() }
+function scriptCounts(shard: number, values: FacetValues, raw: (Buffer | string | (Buffer | string | number)[])[]): FacetCounts {
+  const found: [number, number][] = []
+  const originals = new Map<string, Map<string, string>>()
   for (let i = 0; i < raw.length; i += 2) {
     const field = String(raw[i])
     const buckets = raw[i + 1] as (string | Buffer | number)[]
-    const list: [string, number][] = []
-    const originals = new Map<string, string>()
+    const spelled = new Map<string, string>()
     for (let j = 0; j < buckets.length; j += 2) {
       const original = String(buckets[j])
-      list.push([original.toLowerCase(), Number(String(buckets[j + 1]))])
-      originals.set(original.toLowerCase(), original)
+      found.push([values.id(field, original.toLowerCase()), Number(String(buckets[j + 1]))])
+      spelled.set(original.toLowerCase(), original)
     }
-    counts.byField.set(field, list)
-    counts.originals!.set(field, originals)
+    originals.set(field, spelled)
   }
-  return counts
+  const counts = new Uint32Array(values.size)
+  for (const [id, n] of found) counts[id] = n
+  return { shard, counts, originals }
 }
 
 export class NativeEngine implements SearchEngine {
@@ -222,9 +224,9 @@ export class NativeEngine implements SearchEngine {
     // The result set's score is minus the relevance: ascending order there is best first.
     for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: String(scored[i]!), score: -Number(String(scored[i + 1])) || 0 })
     if (documents) result.documents = stored.map((d) => (d ? String(d) : null))
-    result.counts = bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, names, asOf)
-      : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, names, asOf)
-        : scriptCounts(shard, counted)
+    result.counts = bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, asOf)
+      : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, asOf)
+        : scriptCounts(shard, this.mirror.facetValues(query.entity.name), counted)
     return result
   }
 
@@ -237,7 +239,7 @@ export class NativeEngine implements SearchEngine {
     const page = firstInOrder(found.map((d) => d.urn), from + size).slice(from)
     const names = facetNames(fields)
     const result: ShardHits = { total: found.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
-    if (found.length > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.map((d) => d.number), names, asOf)
+    if (found.length > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.map((d) => d.number), asOf)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }
@@ -259,7 +261,7 @@ export class NativeEngine implements SearchEngine {
     // Scores are minus the relevance.
     const result: ShardHits = { total: answer.total, hits: answer.page.map((m, i) => ({ urn: page[i]!, score: -m.score || 0 })), facets: [] }
     const names = facetNames(fields)
-    if (answer.total > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, answer.numbers, names, asOf)
+    if (answer.total > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, answer.numbers, asOf)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }
@@ -270,8 +272,8 @@ export class NativeEngine implements SearchEngine {
   }
 
   /** The facet counts of a result, counted here from its documents (a bitmap or their numbers) as of `asOf`. */
-  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | number[], fields: string[], asOf: number): Promise<FacetCounts> {
-    return { shard, byField: await this.mirror.countFacets(shard, entity.name, documents, fields, asOf) }
+  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | number[], asOf: number): Promise<FacetCounts> {
+    return { shard, counts: await this.mirror.countFacets(shard, entity.name, documents, asOf) }
   }
 
   /**
@@ -282,23 +284,27 @@ export class NativeEngine implements SearchEngine {
    */
   async facetsOf(entity: EntitySpec, counts: readonly FacetCounts[], limit: number): Promise<Facet[]> {
     const fields = this.registry.searchFields(entity)
-    const names = facetNames(fields)
-    return Promise.all(names.map(async (name) => {
-      const sums = new Map<string, number>()
-      const from = new Map<string, FacetCounts>()
-      for (const shard of counts) {
-        for (const [lower, n] of shard.byField.get(name) ?? []) {
-          const sum = sums.get(lower)
-          if (sum === undefined) from.set(lower, shard)
-          sums.set(lower, (sum ?? 0) + n)
-        }
+    const values = this.mirror.facetValues(entity.name)
+    // Summed by value id; `from`: the first shard whose counts have the value (it spells it).
+    const sums = new Uint32Array(values.size)
+    const from = new Int32Array(values.size).fill(-1)
+    counts.forEach((shard, k) => {
+      const list = shard.counts
+      for (let id = 0; id < list.length; id++) {
+        const n = list[id]!
+        if (n === 0) continue
+        if (from[id] === -1) from[id] = k
+        sums[id] += n
       }
-      const shown = [...sums].sort((a, b) => b[1] - a[1] || byCodeUnits(a[0], b[0])).slice(0, limit)
-      const spelled = await this.spellings(entity, name, shown.map(([lower]) => from.get(lower)!), shown.map(([lower]) => lower))
+    })
+    return Promise.all(facetNames(fields).map(async (name) => {
+      const shown = values.idsOf(name).filter((id) => sums[id]! > 0)
+        .sort((a, b) => sums[b]! - sums[a]! || byCodeUnits(values.lower(a), values.lower(b))).slice(0, limit)
+      const spelled = await this.spellings(entity, name, shown.map((id) => counts[from[id]!]!), shown.map((id) => values.lower(id)))
       const aggregations: Record<string, number> = {}
-      shown.forEach(([, n], i) => {
+      shown.forEach((id, i) => {
         const key = fields.get(name)?.facetKey === 'id' ? urnId(spelled[i]!) : spelled[i]!
-        aggregations[key] = (aggregations[key] ?? 0) + n
+        aggregations[key] = (aggregations[key] ?? 0) + sums[id]!
       })
       return { name, aggregations }
     }))

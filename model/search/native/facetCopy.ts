@@ -1,15 +1,70 @@
 /**
  * Every document's facet values held in a gateway (indexMirror.ts), by document number, to count the facets of a
- * result from its bitmap. Values are interned: each distinct `field, lower-cased value` has an id, and a document
- * holds the ids of its values. Ids are never reused (a value no document has any more counts 0).
+ * result from its bitmap or its documents' numbers. Values are interned in a dictionary that the copies of one type's
+ * index in every shard share (FacetValues): each distinct `field, lower-cased value` has one id in all of them, so
+ * that the shards' counts (an array by id) are summed by adding arrays, not by looking values up. A document holds
+ * the ids of its values. Ids are never reused (a value no document has any more counts 0).
  */
 import { FIELD_SEP, VALUE_SEP } from './entries.ts'
 
-export class FacetCopy {
+/** Counts of facet values by id (FacetValues), as a copy counts them. */
+export type ValueCounts = Uint32Array
+
+/** The facet values of one type's index in every shard, each with an id. */
+export class FacetValues {
   private readonly ids = new Map<string, number>()
   private readonly values: { field: string; lower: string }[] = []
   /** Each field's value ids. */
   private readonly byField = new Map<string, number[]>()
+
+  /** The id of `lower` in `field`, given one when it has none. */
+  id(field: string, lower: string): number {
+    const key = `${field}\u0000${lower}`
+    let id = this.ids.get(key)
+    if (id === undefined) {
+      id = this.values.length
+      this.values.push({ field, lower })
+      this.ids.set(key, id)
+      const ofField = this.byField.get(field)
+      if (ofField) ofField.push(id)
+      else this.byField.set(field, [id])
+    }
+    return id
+  }
+
+  /** The lower-cased value of id `id`. */
+  lower(id: number): string {
+    return this.values[id]!.lower
+  }
+
+  /** The ids of `field`'s values. */
+  idsOf(field: string): readonly number[] {
+    return this.byField.get(field) ?? []
+  }
+
+  /** How many ids have been given (the length of a ValueCounts that counts every value). */
+  get size(): number {
+    return this.values.length
+  }
+
+  /** `field`'s values counted above 0 in `counts`, with their counts, in no order. */
+  counted(counts: ValueCounts, field: string): [string, number][] {
+    const list: [string, number][] = []
+    for (const id of this.idsOf(field)) {
+      const n = counts[id] ?? 0
+      if (n > 0) list.push([this.values[id]!.lower, n])
+    }
+    return list
+  }
+}
+
+export class FacetCopy {
+  readonly values: FacetValues
+
+  constructor(values = new FacetValues()) {
+    this.values = values
+  }
+
   /**
    * Every document's value ids, packed: document n's are `packed[start[n] .. start[n] + size[n])`. A new line is
    * appended at the end (its old ids are left behind); when the end is reached, the live ids are packed again into
@@ -31,19 +86,7 @@ export class FacetCopy {
     for (const part of line.split(FIELD_SEP)) {
       const [field, ...lowers] = part.split(VALUE_SEP)
       if (!field) continue
-      for (const lower of lowers) {
-        const key = `${field}\u0000${lower}`
-        let id = this.ids.get(key)
-        if (id === undefined) {
-          id = this.values.length
-          this.values.push({ field, lower })
-          this.ids.set(key, id)
-          const ofField = this.byField.get(field)
-          if (ofField) ofField.push(id)
-          else this.byField.set(field, [id])
-        }
-        ids.push(id)
-      }
+      for (const lower of lowers) ids.push(this.values.id(field, lower))
     }
     if (this.used + ids.length > this.packed.length) this.repack(ids.length)
     this.packed.set(ids, this.used)
@@ -80,12 +123,11 @@ export class FacetCopy {
   }
 
   /**
-   * Facet counts of the documents whose bits are set in `bitmap` (bit n = document n, most significant bit first),
-   * for `fields`: per field, every value (lower-cased) counted above 0, with its count, in no order (the shards'
-   * counts are summed and ordered once: NativeEngine.facetsOf).
+   * Facet counts of the documents whose bits are set in `bitmap` (bit n = document n, most significant bit first):
+   * every value's count by its id (the shards' counts are summed and ordered once: NativeEngine.facetsOf).
    */
-  countBitmap(bitmap: Buffer, fields: readonly string[]): Map<string, [string, number][]> {
-    const counts = new Uint32Array(this.values.length)
+  countBitmap(bitmap: Buffer): ValueCounts {
+    const counts = new Uint32Array(this.values.size)
     const bytes = Math.min(bitmap.length, Math.ceil(this.size.length / 8))
     for (let byte = 0; byte < bytes; byte++) {
       let bits = bitmap[byte]!
@@ -95,19 +137,19 @@ export class FacetCopy {
         this.tally(counts, byte * 8 + bit)
       }
     }
-    return this.counted(counts, fields)
+    return counts
   }
 
   /** As countBitmap, for the documents numbered `numbers`. */
-  countNumbers(numbers: readonly number[], fields: readonly string[]): Map<string, [string, number][]> {
-    const counts = new Uint32Array(this.values.length)
+  countNumbers(numbers: readonly number[]): ValueCounts {
+    const counts = new Uint32Array(this.values.size)
     for (const n of numbers) this.tally(counts, n)
-    return this.counted(counts, fields)
+    return counts
   }
 
   /** The ids of the values of `field` (lower-cased) that `accept` takes. */
   valueIds(field: string, accept: (lower: string) => boolean): Set<number> {
-    return new Set((this.byField.get(field) ?? []).filter((id) => accept(this.values[id]!.lower)))
+    return new Set(this.values.idsOf(field).filter((id) => accept(this.values.lower(id))))
   }
 
   /** Whether document `number` has one of the values `ids`. */
@@ -122,19 +164,5 @@ export class FacetCopy {
     const from = this.start[number]!
     const to = from + this.size[number]!
     for (let k = from; k < to; k++) counts[this.packed[k]!]!++
-  }
-
-  /** Per field, its values counted above 0 (each field's own ids: not every value of every field). */
-  private counted(counts: Uint32Array, fields: readonly string[]): Map<string, [string, number][]> {
-    const byField = new Map<string, [string, number][]>()
-    for (const field of fields) {
-      const list: [string, number][] = []
-      for (const id of this.byField.get(field) ?? []) {
-        const n = counts[id]!
-        if (n > 0) list.push([this.values[id]!.lower, n])
-      }
-      byField.set(field, list)
-    }
-    return byField
   }
 }

@@ -28,7 +28,7 @@ import type { SearchField } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
-import { FacetCopy } from './facetCopy.ts'
+import { FacetCopy, FacetValues, type ValueCounts } from './facetCopy.ts'
 import { LexiconCopy, type RangeCondition } from './lexiconCopy.ts'
 import { WordCopy } from './wordCopy.ts'
 import { lexRange } from '../../store/lexRange.ts'
@@ -135,6 +135,8 @@ export class IndexMirror {
   private readonly redis: RedisClient
   private readonly keys: Keys
   private readonly copies = new Map<string, IndexCopy>()
+  /** Each type's facet values, shared by its copies in every shard. */
+  private readonly values = new Map<string, FacetValues>()
   private timer?: NodeJS.Timeout
   private stopped = false
 
@@ -207,12 +209,19 @@ export class IndexMirror {
 
   /**
    * Facet counts of the documents of a result, given by its bitmap (bit n = document n, most significant bit first,
-   * as SETBIT numbers them) or by their numbers, for `fields`: per field, every value (lower-cased) counted above 0
-   * with its count, in no order. Documents' values as of `asOf` (as for find).
+   * as SETBIT numbers them) or by their numbers: every value's count by its id (facetValues). Documents' values as of
+   * `asOf` (as for find).
    */
-  async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], fields: readonly string[], asOf = performance.now()): Promise<Map<string, [string, number][]>> {
+  async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], asOf = performance.now()): Promise<ValueCounts> {
     const facets = (await this.current(shard, entityType, FACETS, asOf)).facets!
-    return Buffer.isBuffer(documents) ? facets.countBitmap(documents, fields) : facets.countNumbers(documents, fields)
+    return Buffer.isBuffer(documents) ? facets.countBitmap(documents) : facets.countNumbers(documents)
+  }
+
+  /** The facet values of `entityType`, with the ids its copies count them by in every shard. */
+  facetValues(entityType: string): FacetValues {
+    let values = this.values.get(entityType)
+    if (!values) this.values.set(entityType, (values = new FacetValues()))
+    return values
   }
 
   /**
@@ -418,7 +427,7 @@ export class IndexMirror {
   /** Copies every document's facet line (`docs:` holds urn -> `<number>|<line>`), STEP documents per command. */
   private async copyFacets(copy: IndexCopy): Promise<void> {
     const docs = this.keys.nativeIndex(copy.shard, copy.entityType, 'docs')
-    const facets = new FacetCopy()
+    const facets = new FacetCopy(this.facetValues(copy.entityType))
     let cursor = '0'
     do {
       const [next, flat] = await this.redis.hscan(docs, cursor, 'COUNT', STEP)

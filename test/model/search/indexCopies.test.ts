@@ -6,7 +6,7 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { FacetCopy } from '../../../model/search/native/facetCopy.ts'
+import { FacetCopy, FacetValues } from '../../../model/search/native/facetCopy.ts'
 import { LexiconCopy, type RangeCondition } from '../../../model/search/native/lexiconCopy.ts'
 import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
 import { byCodeUnits, firstInOrder } from '../../../model/search/native/sortedEntries.ts'
@@ -99,12 +99,24 @@ test('facet copy: counts from a bitmap or from numbers equal counting each docum
   facets.set(3, undefined)
   const bitmap = Buffer.alloc(3)
   for (const n of [0, 3, 9, 17]) bitmap[n >> 3]! |= 0x80 >> (n & 7)
-  const counted = facets.countBitmap(bitmap, ['tags', 'platform', 'owners'])
-  assert.equal(ranked(counted.get('tags')), [['gold', 2], ['pii', 1]])
-  assert.equal(ranked(counted.get('platform')), [['hive', 2], ['kafka', 1]])
-  assert.equal(counted.get('owners'), [])
-  assert.equal([...facets.countBitmap(bitmap, ['platform']).keys()], ['platform'], 'only the fields asked')
-  assert.equal(facets.countNumbers([0, 3, 9, 17], ['tags', 'platform', 'owners']), counted, 'by numbers as by bitmap')
+  const counted = facets.countBitmap(bitmap)
+  assert.equal(ranked(facets.values.counted(counted, 'tags')), [['gold', 2], ['pii', 1]])
+  assert.equal(ranked(facets.values.counted(counted, 'platform')), [['hive', 2], ['kafka', 1]])
+  assert.equal(facets.values.counted(counted, 'owners'), [])
+  assert.equal(facets.countNumbers([0, 3, 9, 17]), counted, 'by numbers as by bitmap')
+})
+
+test('facet copies of several shards share their values\' ids: their counts add up by id', () => {
+  const values = new FacetValues()
+  const [a, b] = [new FacetCopy(values), new FacetCopy(values)]
+  a.set(0, ['tags', 'gold', 'pii'].join(VALUE_SEP))
+  b.set(0, ['tags', 'silver'].join(VALUE_SEP))
+  b.set(1, ['tags', 'gold'].join(VALUE_SEP))
+  const [ca, cb] = [a.countNumbers([0]), b.countNumbers([0, 1])]
+  const sums = new Uint32Array(values.size)
+  for (const counts of [ca, cb]) counts.forEach((n, id) => { sums[id] += n })
+  assert.equal(ranked(values.counted(sums, 'tags')), [['gold', 2], ['pii', 1], ['silver', 1]])
+  assert.equal(ranked(values.counted(ca, 'tags')), [['gold', 1], ['pii', 1]], 'a count made before a value was known counts it 0')
 })
 
 test('facet copy: lines set again and again (packed anew many times) count as the last line of each document', () => {
@@ -125,8 +137,8 @@ test('facet copy: lines set again and again (packed anew many times) count as th
   const expected = new Map<string, number>()
   for (const n of numbers) for (const t of last.get(n)!) expected.set(t, (expected.get(t) ?? 0) + 1)
   const sorted = [...expected].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-  assert.equal(ranked(facets.countBitmap(bitmap, ['tags']).get('tags')), sorted)
-  assert.equal(ranked(facets.countNumbers(numbers, ['tags']).get('tags')), sorted)
+  assert.equal(ranked(facets.values.counted(facets.countBitmap(bitmap), 'tags')), sorted)
+  assert.equal(ranked(facets.values.counted(facets.countNumbers(numbers), 'tags')), sorted)
 })
 
 test('the first k strings in code-unit order equal sorting them all, for any k, duplicates kept', () => {
