@@ -1,6 +1,57 @@
-/** Gathering what several shards hold into one answer, pure. */
+/**
+ * Gathering what several shards hold into one answer: pure merges, and a page of several ordered sets read through
+ * the few reads it is given (orderedSets.ts makes them for sorted sets).
+ */
 
 /** Merges urn lists that are each in order into one ordered, distinct list (code-unit order, as Redis sorts). */
 export function mergeOrdered(lists: readonly string[][]): string[] {
   return [...new Set(lists.flat())].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+}
+
+/** A set of distinct members in code-unit order, one per shard, read by rank and from a member on. */
+export interface OrderedSet {
+  size(): Promise<number>
+  /** The member at `rank` (from 0), if any. */
+  at(rank: number): Promise<string | undefined>
+  /** Up to `count` members from rank `start` on. */
+  window(start: number, count: number): Promise<string[]>
+  /** How many members sort before `member`. */
+  countBefore(member: string): Promise<number>
+  /** Up to `limit` members from `member` on (included; from the first when undefined). */
+  from(member: string | undefined, limit: number): Promise<string[]>
+}
+
+/** Pages starting before this are cheaper merged from each set's first start+count members (fewer round trips). */
+export const DEEP_PAGE = 100
+
+/**
+ * Members [start, start+count) of the union of `sets` (disjoint: each member lives in one shard) in code-unit order,
+ * and their total. Merging each set's first start+count members costs O(start) per set (a page from 5,000 of 16
+ * shards moved 80,000 members); instead, members spread evenly over shards (they are hashed), so the smallest of
+ * each set's member at its share of `start` has about `start` members before it in all; counting them exactly (one
+ * count per set, O(log n)) tells which members from it on are wanted, and each set sends only that many
+ * (start - before + count) from it on. Exact whatever the spread: a pivot with more than `start` members before it
+ * is dropped, and every set then sends from its first member. One set is read by rank.
+ */
+export async function pageAcross(sets: readonly OrderedSet[], start: number, count: number): Promise<{ total: number; members: string[] }> {
+  if (sets.length === 1) {
+    const [total, members] = await Promise.all([sets[0]!.size(), count > 0 ? sets[0]!.window(start, count) : []])
+    return { total, members }
+  }
+  const sizes = await Promise.all(sets.map((s) => s.size()))
+  const total = sizes.reduce((a, b) => a + b, 0)
+  if (start >= total || count <= 0) return { total, members: [] }
+  let pivot: string | undefined
+  let before = 0
+  if (start >= DEEP_PAGE) {
+    const candidates = await Promise.all(sets.map((s, k) => sizes[k]! > 0 ? s.at(Math.min(sizes[k]! - 1, Math.floor((start * sizes[k]!) / total))) : undefined))
+    pivot = candidates.filter((m): m is string => m !== undefined).reduce<string | undefined>((a, b) => (a === undefined || b < a ? b : a), undefined)
+    before = pivot === undefined ? 0 : (await Promise.all(sets.map((s) => s.countBefore(pivot!)))).reduce((a, b) => a + b, 0)
+    if (before > start) {
+      pivot = undefined
+      before = 0
+    }
+  }
+  const lists = await Promise.all(sets.map((s, k) => sizes[k]! > 0 ? s.from(pivot, start - before + count) : []))
+  return { total, members: mergeOrdered(lists).slice(start - before, start - before + count) }
 }

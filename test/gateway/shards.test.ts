@@ -110,6 +110,18 @@ t('browse, autocomplete and facets count every shard', async ({ svc }) => {
   assert.is(search.body.value.metadata.searchResultMetadatas.find((f: { name: string }) => f.name === 'platform').aggregations.hive, 10)
 })
 
+t('a deep browse page (from 100 on) across shards is the slice of the whole listing', async ({ svc }) => {
+  const names = Array.from({ length: 130 }, (_, i) => `browsedeep_${String(i).padStart(3, '0')}`)
+  await Promise.all(names.map(async (name) => assert.is((await propose(svc, ds(name), 'status', { removed: false })).status, 200)))
+  const whole = await svc.call('POST', '/entities?action=browse', { path: '/prod/hive', entity: 'dataset', start: 0, limit: 10_000 })
+  const all = (whole.body.value.entities as { urn: string }[]).map((e) => e.urn)
+  assert.ok(all.length >= 130)
+  for (const start of [100, 117, all.length - 3]) {
+    const page = await svc.call('POST', '/entities?action=browse', { path: '/prod/hive', entity: 'dataset', start, limit: 10 })
+    assert.equal((page.body.value.entities as { urn: string }[]).map((e) => e.urn), all.slice(start, start + 10), `from ${start}`)
+    assert.is(page.body.value.numEntities, whole.body.value.numEntities)
+  }
+})
 
 t('a facet value spelled differently in several shards is one bucket counting every shard, as on one shard', async ({ svc }) => {
   const keys = svc.gateway.model.keys

@@ -90,21 +90,6 @@ export async function urnWindow(client: Commands, index: string, skip: number, w
   return window > skip ? (await client.sendCommand(['ZRANGE', liveKey(index), String(skip), String(window - 1)])) as string[] : []
 }
 
-/** The urn at position `i` of the index in urn order. */
-export async function urnAt(client: Commands, index: string, i: number): Promise<string | undefined> {
-  return ((await client.sendCommand(['ZRANGE', liveKey(index), String(i), String(i)])) as string[])[0]
-}
-
-/** How many urns of the index sort before `urn`. */
-export async function countBefore(client: Commands, index: string, urn: string): Promise<number> {
-  return Number(await client.sendCommand(['ZLEXCOUNT', liveKey(index), '-', `(${urn}`]))
-}
-
-/** Up to `limit` urns of the index from `urn` on (from the first when undefined), in urn order. */
-export async function urnsFrom(client: Commands, index: string, urn: string | undefined, limit: number): Promise<string[]> {
-  return (await client.sendCommand(['ZRANGEBYLEX', liveKey(index), urn === undefined ? '-' : `[${urn}`, '+', 'LIMIT', '0', String(limit)])) as string[]
-}
-
 /**
  * Every facet value's number of documents in the index: field -> original value -> count (values no document has
  * any more are left out). Two pipelined round trips: the values of each field, then one SCARD per value.

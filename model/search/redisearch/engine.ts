@@ -25,7 +25,8 @@ import { backfillCompanions, backfillDocumentParts, companionOps, companionPatte
 import { FT, FtConnection } from './connection.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, documentTags, FACETS_FIELD, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery } from './query.ts'
-import { DEEP_PAGE, matchAllPage } from './matchAllPage.ts'
+import { DEEP_PAGE, pageAcross } from '../../store/gather.ts'
+import { sortedSetOf } from '../../store/orderedSets.ts'
 import { GenerationMemo } from './memo.ts'
 import { lexBounds } from '../../store/lexRange.ts'
 import { IndexPlacement } from './placement.ts'
@@ -192,8 +193,10 @@ export class RediSearchEngine implements SearchEngine {
 
   async matchAllPage(q: SearchQuery, start: number, count: number): Promise<string[] | null> {
     if (start < DEEP_PAGE || q.filter.length > 0 || searchQuery(q.text, undefined) !== '*') return null
-    const shards = this.keys.allShards().map((shard) => this.keys.searchIndex(shard, q.entity.name)).map((index) => ({ client: this.commands(index), index }))
-    return matchAllPage(shards, start, count)
+    // The shards' urns in order (each index's companion live set: companions.ts).
+    const sets = this.keys.allShards().map((shard) => this.keys.searchIndex(shard, q.entity.name))
+      .map((index) => sortedSetOf((args) => this.commands(index).sendCommand(args), liveKey(index)))
+    return (await pageAcross(sets, start, count)).members
   }
 
   async urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]> {

@@ -1,0 +1,48 @@
+/**
+ * Pages across shards' ordered sets (model/store/gather.ts pageAcross, over sorted sets: orderedSets.ts), on the
+ * pass's real Redis: every page equals the slice of all members in order, whether they spread evenly over the
+ * shards or not, shallow or deep, and on one shard (read by rank).
+ */
+import { randomUUID } from 'node:crypto'
+import { test } from 'uvu'
+import * as assert from 'uvu/assert'
+import { DEEP_PAGE, pageAcross, type OrderedSet } from '../../../model/store/gather.ts'
+import { sortedSetOf } from '../../../model/store/orderedSets.ts'
+import { connectForRequests } from '../../../model/store/redis.ts'
+import { testRedisTarget } from '../../helpers/service.ts'
+
+const redis = connectForRequests(testRedisTarget())
+const prefix = `test:${randomUUID()}:`
+const keysOf = (n: number, name: string) => Array.from({ length: n }, (_, k) => `${prefix}{s${k}}:${name}`)
+const setsOf = (keys: string[]): OrderedSet[] => keys.map((key) => sortedSetOf((args) => redis.call(args[0]!, ...args.slice(1)), key))
+
+const urnsOf = (n: number) => Array.from({ length: n }, (_, i) => `urn:svc:dataset:(urn:svc:dataPlatform:hive,db.t_${String((i * 7919) % 100_000).padStart(5, '0')},PROD)`)
+
+test('pages equal the slice of all members in order: spread evenly, skewed, one shard empty, one shard', async () => {
+  const urns = urnsOf(600)
+  const sorted = [...urns].sort()
+  const layouts: [string, number, (i: number) => number][] = [
+    ['even', 5, (i) => (i * 31) % 5],
+    ['skewed', 5, (i) => (i % 10 === 0 ? 1 : i % 3 === 0 ? 2 : 0)],
+    ['one_shard_empty', 5, (i) => 1 + (i % 4)],
+    ['one_shard', 1, () => 0],
+  ]
+  for (const [name, shards, shardOf] of layouts) {
+    const keys = keysOf(shards, name)
+    await Promise.all(urns.map((urn, i) => redis.zadd(keys[shardOf(i)]!, 0, urn)))
+    for (const [start, count] of [[0, 10], [1, 1], [57, 10], [DEEP_PAGE, 7], [299, 3], [590, 20], [599, 1], [600, 10], [0, 600], [250, 0]] as const) {
+      const page = await pageAcross(setsOf(keys), start, count)
+      assert.equal(page.members, sorted.slice(start, start + count), `${name}: from ${start}, ${count}`)
+      assert.equal(page.total, 600, `${name}: the total`)
+    }
+  }
+})
+
+test.after(async () => {
+  for (const [name, shards] of [['even', 5], ['skewed', 5], ['one_shard_empty', 5], ['one_shard', 1]] as const) {
+    for (const key of keysOf(shards, name)) await redis.del(key)
+  }
+  redis.disconnect()
+})
+
+test.run()
