@@ -119,10 +119,17 @@ function mount(server: Server, deps: GatewayDeps, method: Method, path: string, 
   mountOn.call(server, path, handler)
 }
 
+/** How long an idle client connection stays open. */
+const KEEP_ALIVE_MS = 65_000
+
 /** Builds the gateway; call `listen` on the result to serve. */
 export function buildServer(deps: GatewayDeps, routes: RouteSpec[] = allRoutes(deps)): Server {
   watchQueueDepth(() => deps.writer.depths())
   const server = restify.createServer({ name: 'svc-catalog', handleUncaughtExceptions: false })
+  // An idle keep-alive connection is closed after KEEP_ALIVE_MS, longer than clients and proxies keep theirs (60 s is
+  // common): Node's default (5 s) closed sockets that clients were reusing at that moment (ECONNRESET on a request).
+  server.server.keepAliveTimeout = KEEP_ALIVE_MS
+  server.server.headersTimeout = KEEP_ALIVE_MS + 1000
   // A path the router cannot decode gets a 400 naming the escape (it would be 404 "no route").
   server.pre((req: Request, res: Response, next: (stop?: false) => void) => {
     const bad = malformedEscape((req.url ?? '').split('?')[0]!)
