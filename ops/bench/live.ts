@@ -8,7 +8,8 @@
  * drawn at random (liveQueries.ts), while a steady stream of BENCH_LIVE_WRITES datasetProperties changes per second
  * flows to random datasets (once the gateways are ready and no server is rewriting its append-only file, which a
  * load sets off). It reports per kind p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis
- * commands over 20 ms on every node (slow log, cleared before the run) and Redis memory per dataset after the load,
+ * commands over 20 ms on every node (slow log, cleared before the run), each gateway's GC and event-loop delay during
+ * the run (its /metrics: liveGateway.ts) and Redis memory per dataset after the load,
  * to ops/bench/results/live-<engine>[-cluster].md and .json.
  *
  * `node ops/bench/live.ts` runs one engine (BENCH_ENGINE); `npm run bench:live` runs it on every engine and puts
@@ -18,7 +19,8 @@
  * BENCH_LIVE_LOAD_INFLIGHT (batch requests in flight while loading, 4), BENCH_LIVE_SEED (1), BENCH_LIVE_DATA_DIR (one
  * server: keep Redis's files there, and on a later run with the same settings skip the load: for measuring query-side
  * changes; its load and memory figures are then those of the run that loaded), BENCH_LIVE_HOLD=1 (after the load, keep
- * Redis and the gateway up for ops/bench/kindProbe.ts until interrupted, on a cluster too), and as in main.ts:
+ * Redis and the gateway up for ops/bench/kindProbe.ts until interrupted, on a cluster too),
+ * BENCH_GATEWAY_FLAGS (extra Node flags for the gateways, e.g. another young-generation size), and as in main.ts:
  * BENCH_ENGINE, BENCH_TOPOLOGY, BENCH_WORKERS, BENCH_GATEWAYS, BENCH_APPENDFSYNC, BENCH_REDIS_SERVER, REDISEARCH_MODULE, BENCH_OUT.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -30,6 +32,7 @@ import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { startRedisCluster } from '../localCluster.ts'
 import { loadProposals, liveDataset, pick, propertiesProposal, seeded } from './liveCatalogue.ts'
 import { LIVE_KINDS } from './liveQueries.ts'
+import { describePauses, gatewayPauses, type Pauses } from './liveGateway.ts'
 import { commandTimes, cpuSeconds, keyBytes, persistenceSettled, readSlowLog, resetCommandStats, startSlowLog, usedMemory, type CommandTime, type SlowLog } from './liveRedis.ts'
 import { send, type Request } from './load.ts'
 import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
@@ -46,6 +49,8 @@ const SEED = num('BENCH_LIVE_SEED', 1)
 const SLOW_MS = 20
 const WORKERS = num('BENCH_WORKERS', 1)
 const GATEWAYS = num('BENCH_GATEWAYS', 1)
+/** Extra Node flags for the gateways, after the service's own (BENCH_GATEWAY_FLAGS, space-separated: a flag to compare). */
+const GATEWAY_FLAGS = (process.env.BENCH_GATEWAY_FLAGS ?? '').split(' ').filter(Boolean)
 const FSYNC = (process.env.BENCH_APPENDFSYNC ?? 'everysec') as 'always' | 'everysec' | 'no'
 const ENGINE = process.env.BENCH_ENGINE ?? 'native'
 const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'cluster' ? 'cluster' : 'standalone'
@@ -92,7 +97,7 @@ try {
   const profile = (name: string) => (process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${name}.cpuprofile`] : [])
   for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 120_000, [...SERVICE_NODE_FLAGS, ...profile(`worker-${w}`)]))
   for (let g = 0; g < GATEWAYS; g++) {
-    children.push(await startChild('gateway/main.ts', { ...env, PORT: String(ports[g]) }, /gateway listening/, 120_000, [...SERVICE_NODE_FLAGS, ...profile(g === 0 ? 'gateway' : `gateway-${g}`)]))
+    children.push(await startChild('gateway/main.ts', { ...env, PORT: String(ports[g]) }, /gateway listening/, 120_000, [...SERVICE_NODE_FLAGS, ...GATEWAY_FLAGS, ...profile(g === 0 ? 'gateway' : `gateway-${g}`)]))
   }
 } catch (err) {
   await stopAll()
@@ -191,7 +196,10 @@ async function run(): Promise<{ kinds: Map<string, Tally>; writes: Tally & { ask
   })
   // Writes at a steady rate, not waiting for each other (at most 1,000 in flight; what could not be sent is `behind`).
   const inFlight = new Set<Promise<void>>()
+  // Revisions start at the run's start second: every write changes its dataset's description, also on a kept store
+  // (BENCH_LIVE_DATA_DIR) that earlier runs wrote (the same revision again would be an identical value: no change).
   const revisions = new Map<number, number>()
+  const firstRevision = Math.floor(Date.now() / 1000)
   const wrnd = seeded(SEED * 31_337)
   const writer = (async () => {
     if (WRITES <= 0) return
@@ -200,7 +208,7 @@ async function run(): Promise<{ kinds: Map<string, Tally>; writes: Tally & { ask
       while (writes.asked + writes.behind < due) {
         if (inFlight.size >= 1000) { writes.behind++; continue }
         const i = Math.floor(wrnd() * DATASETS)
-        const revision = (revisions.get(i) ?? 0) + 1
+        const revision = (revisions.get(i) ?? firstRevision) + 1
         revisions.set(i, revision)
         writes.asked++
         const body = JSON.stringify({ proposal: propertiesProposal(liveDataset(i), i, revision) })
@@ -227,6 +235,8 @@ let slowLoad: SlowLog
 let busy: number[]
 /** Where the servers' time went during the run, by command. */
 let timeByCommand: CommandTime[]
+/** Each gateway's pauses (GC, event-loop delay) during the run. */
+let pauses: string[]
 try {
   const before = await usedMemory(nodes)
   await startSlowLog(nodes, SLOW_MS * 1000)
@@ -265,8 +275,11 @@ try {
   log(`running ${CLIENTS} query loops over ${KINDS.length} kinds and ${WRITES} writes/s for ${SECONDS} s`)
   const cpuBefore = await cpuSeconds(nodes)
   await resetCommandStats(nodes)
+  const pausesBefore = await Promise.all(bases.map(gatewayPauses))
   result = await run()
   const cpuAfter = await cpuSeconds(nodes)
+  const pausesAfter: Pauses[] = await Promise.all(bases.map(gatewayPauses))
+  pauses = pausesAfter.map((after, g) => describePauses(pausesBefore[g]!, after, result.seconds))
   busy = cpuAfter.map((c, k) => (c - cpuBefore[k]!) / result.seconds)
   slow = await readSlowLog(nodes)
   timeByCommand = await commandTimes(nodes)
@@ -307,6 +320,7 @@ ${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end)
 - Queries: ${CLIENTS} loops, ${queries} queries in ${round(result.seconds)} s (**${round(queries / result.seconds)}/s** in all), each of a kind drawn at random, its words, prefixes, filter values and page drawn at random from the catalogue's 400-word vocabulary; ${kinds.reduce((a, k) => a + k.repeats, 0)} of them had been asked before in the run (an exact repeat${ENGINE === 'redisearch' ? '; the redisearch engine\'s answer memo may serve a repeat asked before the next write' : ''}; the writes below change the catalogue ${WRITES} times a second, so nothing is served from a warm cache for long).
 - Writes: ${writes.asked} datasetProperties changes of random datasets asked at ${WRITES}/s, **${round(writes.perSecond)}/s applied** (answered 200)${writes.behind ? `, ${writes.behind} not sent (1,000 already in flight)` : ''}.
 - Redis CPU during the run: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')} of a core${busy.length > 1 ? ' (per master)' : ''}.
+- Gateway pauses during the run (its own metrics): ${pauses.map((p, g) => `${GATEWAYS > 1 ? `gateway ${g + 1}: ` : ''}${p}`).join('; ')}.
 - Redis time by command during the run, all nodes, per second of the run (a script's time includes the commands it called, also listed under their names): ${timeByCommand.map((t) => `${t.command} ${round(t.ms / result.seconds)} ms (${round(t.calls / result.seconds)} calls)`).join(', ')}.
 - Redis commands over ${SLOW_MS} ms during the run, all nodes: **${slow.count}**${slow.count ? `, ${describeCounts(slow)}` : ''} (while loading: ${slowLoad.count}${slowLoad.count ? `, ${describeCounts(slowLoad)}` : ''}). On a shared machine a command also counts the time its server waited for a core.
 
@@ -320,7 +334,7 @@ ${slow.slowest.length ? `\nThe slowest Redis commands:\n\n| ms | node | command 
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
 const name = process.env.BENCH_OUT ?? `live-${ENGINE}${TOPOLOGY === 'cluster' ? '-cluster' : ''}`
-writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad }, null, 2))
+writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad, gatewayPauses: pauses }, null, 2))
 writeFileSync(join(resultsDir, `${name}.md`), report)
 process.stdout.write(`\n${report}\nwritten to ${resultsDir}/${name}.md (and .json)\n`)
 process.exit(0)
