@@ -50,7 +50,8 @@ function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number)
   const postings = ids.map((id) => copy.posting(id))
   if (postings.length === 1) {
     // Copied: the posting changes as the copy follows the log, which the facets' count may wait for.
-    const numbers = keep ? postings[0]!.filter(keep) : postings[0]!.slice()
+    const numbers: number[] = []
+    for (const n of postings[0]!) if (!keep || keep(n)) numbers.push(n)
     return { total: numbers.length, page: numbers.slice(from, from + size).map((n) => ({ number: n, score: copy.score(n, ids[0]!)! })), numbers }
   }
   const seen = new Set<number>()
@@ -87,7 +88,7 @@ function severalWords(copy: WordCopy, ids: readonly (readonly number[])[], keep:
   const sizes = ids.map((list) => list.reduce((n, id) => n + copy.posting(id).length, 0))
   const leadAt = sizes.indexOf(Math.min(...sizes))
   const lead = ids[leadAt]!
-  const candidates = lead.length === 1 ? copy.posting(lead[0]!) : [...new Set(lead.flatMap((id) => copy.posting(id)))]
+  const candidates: Iterable<number> = lead.length === 1 ? copy.posting(lead[0]!) : new Set(lead.flatMap((id) => Array.from(copy.posting(id))))
   const marked = ids.filter((_, k) => k !== leadAt).map((list) => {
     const marks = new Uint8Array(copy.documentLimit)
     for (const id of list) for (const n of copy.posting(id)) marks[n] = 1
