@@ -28,30 +28,32 @@ export const DEEP_PAGE = 100
  * Members [start, start+count) of the union of `sets` (disjoint: each member lives in one shard) in code-unit order,
  * and their total. Merging each set's first start+count members costs O(start) per set (a page from 5,000 of 16
  * shards moved 80,000 members); instead, members spread evenly over shards (they are hashed), so the smallest of
- * each set's member at its share of `start` has about `start` members before it in all; counting them exactly (one
- * count per set, O(log n)) tells which members from it on are wanted, and each set sends only that many
- * (start - before + count) from it on. Exact whatever the spread: a pivot with more than `start` members before it
- * is dropped, and every set then sends from its first member. One set is read by rank.
+ * the sets' members at rank start/S (S sets) has about `start` members before it in all; counting them exactly
+ * (one count per set, O(log n)) tells which members from it on are wanted, and each set sends only that many
+ * (start - before + count) from it on: three round trips. Exact whatever the spread: a pivot with more than `start`
+ * members before it is dropped, and every set then sends from its first member. A shallow page (before DEEP_PAGE)
+ * takes one round trip (each set's first start+count), and one set is read by rank.
  */
 export async function pageAcross(sets: readonly OrderedSet[], start: number, count: number): Promise<{ total: number; members: string[] }> {
+  const sum = (list: number[]) => list.reduce((a, b) => a + b, 0)
+  const sizes = Promise.all(sets.map((s) => s.size()))
   if (sets.length === 1) {
-    const [total, members] = await Promise.all([sets[0]!.size(), count > 0 ? sets[0]!.window(start, count) : []])
-    return { total, members }
+    const [[total], members] = await Promise.all([sizes, count > 0 ? sets[0]!.window(start, count) : []])
+    return { total: total!, members }
   }
-  const sizes = await Promise.all(sets.map((s) => s.size()))
-  const total = sizes.reduce((a, b) => a + b, 0)
+  if (start < DEEP_PAGE) {
+    const [all, lists] = await Promise.all([sizes, Promise.all(sets.map((s) => count > 0 ? s.from(undefined, start + count) : []))])
+    return { total: sum(all), members: mergeOrdered(lists).slice(start, start + count) }
+  }
+  const [all, candidates] = await Promise.all([sizes, Promise.all(sets.map((s) => s.at(Math.floor(start / sets.length))))])
+  const total = sum(all)
   if (start >= total || count <= 0) return { total, members: [] }
-  let pivot: string | undefined
-  let before = 0
-  if (start >= DEEP_PAGE) {
-    const candidates = await Promise.all(sets.map((s, k) => sizes[k]! > 0 ? s.at(Math.min(sizes[k]! - 1, Math.floor((start * sizes[k]!) / total))) : undefined))
-    pivot = candidates.filter((m): m is string => m !== undefined).reduce<string | undefined>((a, b) => (a === undefined || b < a ? b : a), undefined)
-    before = pivot === undefined ? 0 : (await Promise.all(sets.map((s) => s.countBefore(pivot!)))).reduce((a, b) => a + b, 0)
-    if (before > start) {
-      pivot = undefined
-      before = 0
-    }
+  let pivot = candidates.filter((m): m is string => m !== undefined).reduce<string | undefined>((a, b) => (a === undefined || b < a ? b : a), undefined)
+  let before = pivot === undefined ? 0 : sum(await Promise.all(sets.map((s) => s.countBefore(pivot!))))
+  if (before > start) {
+    pivot = undefined
+    before = 0
   }
-  const lists = await Promise.all(sets.map((s, k) => sizes[k]! > 0 ? s.from(pivot, start - before + count) : []))
+  const lists = await Promise.all(sets.map((s, k) => all[k]! > 0 ? s.from(pivot, start - before + count) : []))
   return { total, members: mergeOrdered(lists).slice(start - before, start - before + count) }
 }
