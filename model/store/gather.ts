@@ -11,9 +11,7 @@ export function mergeOrdered(lists: readonly string[][]): string[] {
 /** A set of distinct members in code-unit order, one per shard, read by rank and from a member on. */
 export interface OrderedSet {
   size(): Promise<number>
-  /** The member at `rank` (from 0), if any. */
-  at(rank: number): Promise<string | undefined>
-  /** Up to `count` members from rank `start` on. */
+  /** Up to `count` members from rank `start` (from 0) on. */
   window(start: number, count: number): Promise<string[]>
   /** How many members sort before `member`. */
   countBefore(member: string): Promise<number>
@@ -45,10 +43,11 @@ export async function pageAcross(sets: readonly OrderedSet[], start: number, cou
     const [all, lists] = await Promise.all([sizes, Promise.all(sets.map((s) => count > 0 ? s.from(undefined, start + count) : []))])
     return { total: sum(all), members: mergeOrdered(lists).slice(start, start + count) }
   }
-  const [all, candidates] = await Promise.all([sizes, Promise.all(sets.map((s) => s.at(Math.floor(start / sets.length))))])
+  const share = Math.floor(start / sets.length)
+  const [all, candidates] = await Promise.all([sizes, Promise.all(sets.map((s) => s.window(share, 1)))])
   const total = sum(all)
   if (start >= total || count <= 0) return { total, members: [] }
-  let pivot = candidates.filter((m): m is string => m !== undefined).reduce<string | undefined>((a, b) => (a === undefined || b < a ? b : a), undefined)
+  let pivot = candidates.flat().reduce<string | undefined>((a, b) => (a === undefined || b < a ? b : a), undefined)
   let before = pivot === undefined ? 0 : sum(await Promise.all(sets.map((s) => s.countBefore(pivot!))))
   if (before > start) {
     pivot = undefined

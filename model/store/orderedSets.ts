@@ -8,7 +8,6 @@ export type SendCommand = (args: string[]) => Promise<unknown>
 export function sortedSetOf(send: SendCommand, key: string): OrderedSet {
   return {
     size: async () => Number(await send(['ZCARD', key])),
-    at: async (rank) => ((await send(['ZRANGE', key, String(rank), String(rank)])) as string[])[0],
     window: async (start, count) => (await send(['ZRANGE', key, String(start), String(start + count - 1)])) as string[],
     countBefore: async (member) => Number(await send(['ZLEXCOUNT', key, '-', `(${member}`])),
     from: async (member, limit) => (await send(['ZRANGEBYLEX', key, member === undefined ? '-' : `[${member}`, '+', 'LIMIT', '0', String(limit)])) as string[],

@@ -47,15 +47,6 @@ export class FacetValues {
     return this.values.length
   }
 
-  /** `field`'s values counted above 0 in `counts`, with their counts, in no order. */
-  counted(counts: ValueCounts, field: string): [string, number][] {
-    const list: [string, number][] = []
-    for (const id of this.idsOf(field)) {
-      const n = counts[id] ?? 0
-      if (n > 0) list.push([this.values[id]!.lower, n])
-    }
-    return list
-  }
 }
 
 export class FacetCopy {
