@@ -2,8 +2,9 @@
  * Native engine: the Redis ops that move the index from one document of an entity to the next (or to none).
  * Keys live under `ix:<type>:` in the entity's shard (see Keys.nativeIndex):
  *   live:           sorted set, score 0: urns of searchable (live) entities, in urn order
- *   tok:<token>     sorted set: urn -> minus the relevance of the token for it
- *   toks:           sorted set (lexicographic): every token with a posting (prefix expansion)
+ *   words:          hash: document number -> `urn \0 words` (wordCopy.ts encodeWords: every token with minus its
+ *                   relevance): the gateways copy it (indexMirror.ts) and answer every query of words from the
+ *                   copy (wordQuery.ts), so no token has a posting here
  *   kw:<f>\0<v>     urns whose field f has the value v (lower-cased), or a urn whose id part is v: a set while
  *                   small, a sorted set (score 0, urn order) from 64 members on (KLINK: a filter on one value pages
  *                   through it as it is)
@@ -15,18 +16,18 @@
  *   docs:           hash: urn -> `<document number>|<facet line>` (facetLine in entries.ts); numbers of removed
  *                   documents wait in `free:` (a set) for reuse, new ones come from `next:` (a counter)
  *   lb:             bitmap: bit n set when document n is live
- *   bm:tok:<token>, bm:kw:<f>\0<v>   bitmaps of postings (bit = document number): every posting of a facet
- *                   field, and any other posting once it has `bitmapMin` members (NATIVE_BITMAP_MIN) (a large
- *                   result's bitmap is combined from them with BITOP, and its facets counted by the gateway)
+ *   bm:kw:<f>\0<v>  bitmaps of postings (bit = document number): every posting of a facet field, and any other
+ *                   posting once it has `bitmapMin` members (NATIVE_BITMAP_MIN) (a large result's bitmap is
+ *                   combined from them with BITOP, and its facets counted by the gateway)
  *   fcnt:<f>        sorted set: lower-cased value -> number of documents with it (facet fields; the facets of a
  *                   match-all)
  *   log:            stream, the index's change log: every value that entered or left a `vals:` lexicon and every
  *                   urn that entered or left `live:` (LEXLOG), every value a document got or lost in a paired
  *                   field (PAIRLOG: names, whose copies hold urns), every document's words when they change
- *                   (WORDLOG), every document number's new facet line (DOC) or its end (UNDOC), trimmed to about
- *                   LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:` holds the id of its first entry (a
- *                   log begun again has another)
- * Every op is idempotent and lexicons shrink when a posting empties (ZLINK/ZUNLINK, KLINK/KUNLINK), so replaying a document's
+ *                   (WORDLOG, which keeps them in `words:` too), every document number's new facet line (DOC) or
+ *                   its end (UNDOC), trimmed to about LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:`
+ *                   holds the id of its first entry (a log begun again has another)
+ * Every op is idempotent and lexicons shrink when a posting empties (KLINK/KUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost.
  */
 import type { SearchDocument } from '../../derive/searchDocument.ts'
@@ -35,7 +36,7 @@ import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import { facetLine, nativeEntries } from './entries.ts'
-import { changeLog, lexiconLogOp, pairedField, pairLogOp, URN_LEXICON, wordLogOp } from './indexMirror.ts'
+import { changeLog, lexiconLogOp, pairedField, pairLogOp, undocOp, URN_LEXICON, wordLogOp } from './indexMirror.ts'
 import { encodeWords } from './wordCopy.ts'
 
 const SEP = '\u0000'
@@ -69,18 +70,11 @@ export function nativeDocumentOps(
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn], logged(URN_LEXICON, urn))
   if (before && !after) ops.push(['ZREM', ix('live'), urn], logged(URN_LEXICON, urn))
 
-  // After a (Z)LINK or (Z)UNLINK of urn: its bit in the posting's bitmap (`bit` 1 or 0).
+  // After a LINK or UNLINK of urn: its bit in the posting's bitmap (`bit` 1 or 0).
   const post = (posting: string, bitmap: string, threshold: number, bit: '0' | '1'): Op => ['POST', posting, urn, docs, bitmap, String(threshold), bit]
-  for (const [token] of old.tokens) {
-    if (!now.tokens.has(token)) ops.push(['ZUNLINK', ix('tok', token), urn, ix('toks'), token], post(ix('tok', token), ix('bm', `tok:${token}`), bitmapMin, '0'))
-  }
-  for (const [token, score] of now.tokens) {
-    // Minus the relevance: ascending order is then best first, ties in urn order (search-2.lua).
-    if (!old.tokens.has(token)) ops.push(['ZLINK', ix('tok', token), String(-score), urn, ix('toks'), token], post(ix('tok', token), ix('bm', `tok:${token}`), bitmapMin, '1'))
-    else if (old.tokens.get(token) !== score) ops.push(['ZADD', ix('tok', token), String(-score), urn])
-  }
-  // The gateways' copies of the words (wordCopy.ts) get the document's words whole when any changed (a removed
-  // document's number is logged by UNDOC).
+  // The document's words are kept whole by its number (`words:`) and logged for the gateways' copies (wordCopy.ts),
+  // which answer every query of words: there is no posting per word in Redis. A removed document's are dropped by
+  // UNDOC.
   if (after && !sameTokens(old.tokens, now.tokens)) ops.push(wordLogOp(keys, shard, T, urn, encodeWords(now.tokens)))
   const keywordOps = (kw: string, bit: '0' | '1'): Op[] => {
     const [field, lower] = kw.split(SEP) as [string, string]
@@ -108,7 +102,7 @@ export function nativeDocumentOps(
   for (const [field, n] of now.numbers) if (old.numbers.get(field) !== n) ops.push(['ZADD', ix('num', field), String(n), urn])
   for (const s of old.suggestions) if (!now.suggestions.has(s)) ops.push(['ZREM', ix('ac'), s])
   for (const s of now.suggestions) if (!old.suggestions.has(s)) ops.push(['ZADD', ix('ac'), '0', s])
-  if (before && !after) ops.push(['UNDOC', docs, ix('free'), ix('lb'), urn, log, origin, maxlen])
+  if (before && !after) ops.push(undocOp(keys, shard, T, urn))
   return ops
 }
 

@@ -2,8 +2,8 @@
  * The native search engine: an inverted index on core Redis structures (sets, sorted sets, lexicographic ranges),
  * for servers without the search module, one index per shard. Queries run as one Lua script per shard
  * (search-2.lua, autocomplete-2.lua), whose cost is bounded by the page and the facet values shown, except those
- * this process answers from its copy of the index (indexMirror.ts): words with facet values as filters
- * (wordQuery.ts) and one condition on a name. Two steps that compare many values run here too: CONTAIN and
+ * this process answers from its copy of the index (indexMirror.ts): every query of words (wordQuery.ts; a filter
+ * on other than facet values is resolved to its documents by the script) and one condition on a name. Two steps that compare many values run here too: CONTAIN and
  * END_WITH criteria are resolved to the values (or urns) they match (no index orders values by their inside or
  * their end), and a large result's facets are counted from its bitmap; inside Redis either would hold its only
  * thread for as long as the lexicon or the facet values are.
@@ -23,16 +23,21 @@ import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } f
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
-import { changeLog, IndexMirror, lexiconLogOp, pairedField, URN_LEXICON, type PairedDocument } from './indexMirror.ts'
+import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON, type PairedDocument } from './indexMirror.ts'
 import { isRangeCondition, type RangeCondition } from './lexiconCopy.ts'
 import { byCodeUnits, firstInOrder } from './sortedEntries.ts'
-import type { FacetValues } from './facetCopy.ts'
-import { facetFilter, facetFilterOf, matchWords, type FacetCriterion, type QueryWord } from './wordQuery.ts'
+import type { FacetCopy, FacetValues } from './facetCopy.ts'
+import { facetFilter, facetFilterOf, matchWords, type QueryWord } from './wordQuery.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
-/** The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps. */
-const NATIVE_INDEX_FORMAT = '2'
+/**
+ * The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps, 3
+ * since their words are kept whole by number (`words:`) instead of in a posting per word.
+ */
+const NATIVE_INDEX_FORMAT = '3'
+/** What the search script answers: total, page (urn, score...), a match-all's facets, bitmap, numbers, documents. */
+type ScriptAnswer = [number, Buffer[], (Buffer | (Buffer | number)[])[], Buffer, number[], (Buffer | null)[]]
 /** A criterion as the script gets it; one resolved to URNS also carries the documents (urn and number) found. */
 type Resolved = Criterion & { documents?: PairedDocument[] }
 /** The script's condition for a list of urns resolved here (a condition on a paired field): not one a caller can send. */
@@ -134,18 +139,16 @@ export class NativeEngine implements SearchEngine {
 
   purgeOps(entity: EntitySpec, urn: string): Op[] {
     const shard = this.keys.shardOf(urn)
-    const ix = (kind: string) => this.keys.nativeIndex(shard, entity.name, kind)
-    const { log, origin, maxlen } = changeLog(this.keys, shard, entity.name)
     return [
-      ['ZREM', ix('live'), urn], lexiconLogOp(this.keys, shard, entity.name, URN_LEXICON, urn),
-      ['DEL', this.keys.doc(entity.name, urn)], ['UNDOC', ix('docs'), ix('free'), ix('lb'), urn, log, origin, maxlen],
+      ['ZREM', this.keys.nativeIndex(shard, entity.name, 'live'), urn], lexiconLogOp(this.keys, shard, entity.name, URN_LEXICON, urn),
+      ['DEL', this.keys.doc(entity.name, urn)], undocOp(this.keys, shard, entity.name, urn),
     ]
   }
 
   /**
    * Records the index format on a new store (`nativeIndex` in the layout record). A store indexed by an earlier
-   * format (before document numbers and bitmaps) is said so on stderr: its search answers stay incomplete until
-   * `restore --rebuild`, which records the format once done (markRebuilt).
+   * format (before document numbers and bitmaps; with a posting per word, no `words:`) is said so on stderr: its
+   * search answers stay incomplete until `restore --rebuild`, which records the format once done (markRebuilt).
    */
   async ensureIndexes(): Promise<void> {
     const recorded = await this.redis.hget(this.keys.layout(), 'nativeIndex')
@@ -202,24 +205,21 @@ export class NativeEngine implements SearchEngine {
       ? [{ field: query.text.field, condition: 'EQUAL', values: [query.text.value], negated: false, numeric: false }]
       : []
     const fields = this.registry.searchFields(query.entity)
-    // Words, alone or with facet values as filters: answered from this process's copies (wordQuery.ts).
-    const facetOnly = words.length > 0 ? facetFilterOf(fields, query.filter) : null
-    if (facetOnly) return this.answerWords(shard, query.entity, fields, words, facetOnly, from, size, documents, asOf)
+    // Words are matched on this process's copies (wordQuery.ts); facet values as filters are checked there too,
+    // any other filter is resolved to its documents by the script.
+    if (words.length > 0) {
+      const facetOnly = facetFilterOf(fields, query.filter)
+      const keep = facetOnly ? (copies: { facets: FacetCopy }) => facetFilter(copies.facets, facetOnly)
+        : await this.filterDocuments(shard, query.entity, query.filter, asOf)
+      return this.answerWords(shard, query.entity, fields, words, keep, from, size, documents, asOf)
+    }
     const names = facetNames(fields)
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const only = query.text.kind === 'all' && filter.length === 1 && filter[0]!.length === 1 ? filter[0]![0]! : undefined
     if (only?.documents && !only.negated) return this.answerHere(shard, query.entity, fields, only.documents, from, size, documents, asOf)
-    const target = this.scriptTarget(shard, query.entity)
-    const args = [
-      target.prefix, target.tmp, String(from), String(size), String(this.maxValuesPerShard),
-      String(words.length), ...words.flatMap((w) => [w.token, w.prefix ? '1' : '0']),
-      ...encodeCriteria(await this.resolveInner(shard, query.entity, must, asOf)),
-      ...encodeFilter(filter),
-      String(names.length), ...names, String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
-      documents ? this.keys.docPrefix(shard, query.entity.name) : '',
-    ]
-    // Strings come back as Buffers (the bitmap is bytes).
-    const [total, scored, counted, bitmap, numbers, stored] = (await this.runScript(searchScript, target.keys, args, { buffers: true })) as [number, Buffer[], (Buffer | (Buffer | number)[])[], Buffer, number[], (Buffer | null)[]]
+    const [total, scored, counted, bitmap, numbers, stored] = await this.runSearch(shard, query.entity, {
+      from, size, documentsWanted: false, must: await this.resolveInner(shard, query.entity, must, asOf), filter, facets: names, documents,
+    })
     const result: ShardHits = { total, hits: [], facets: [] }
     // The result set's score is minus the relevance: ascending order there is best first.
     for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: String(scored[i]!), score: -Number(String(scored[i + 1])) || 0 })
@@ -228,6 +228,31 @@ export class NativeEngine implements SearchEngine {
       : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, asOf)
         : scriptCounts(shard, this.mirror.facetValues(query.entity.name), counted)
     return result
+  }
+
+  /** Runs the search script (search-2.lua) on one shard; strings come back as Buffers (the bitmap is bytes). */
+  private async runSearch(shard: number, entity: EntitySpec, o: { from: number; size: number; documentsWanted: boolean; must: readonly Criterion[]; filter: FilterGroups; facets: readonly string[]; documents: boolean }): Promise<ScriptAnswer> {
+    const target = this.scriptTarget(shard, entity)
+    const args = [
+      target.prefix, target.tmp, String(o.from), String(o.size), String(this.maxValuesPerShard), o.documentsWanted ? '1' : '0',
+      ...encodeCriteria(o.must), ...encodeFilter(o.filter),
+      String(o.facets.length), ...o.facets, String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
+      o.documents ? this.keys.docPrefix(shard, entity.name) : '',
+    ]
+    return (await this.runScript(searchScript, target.keys, args, { buffers: true })) as ScriptAnswer
+  }
+
+  /**
+   * Which documents of the shard a filter (not of facet values alone) accepts, as of `asOf`: the script resolves
+   * it to its documents' numbers or bitmap (as it does for a result's facets), checked here by number. Cost: the
+   * filter's, not the words'.
+   */
+  private async filterDocuments(shard: number, entity: EntitySpec, groups: FilterGroups, asOf: number): Promise<() => (number: number) => boolean> {
+    const filter = await Promise.all(groups.map((group) => this.resolveInner(shard, entity, group, asOf)))
+    const [, , , bitmap, numbers] = await this.runSearch(shard, entity, { from: 0, size: 0, documentsWanted: true, must: [], filter, facets: [], documents: false })
+    if (bitmap.length > 0) return () => (n) => (n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0
+    const accepted = new Set(numbers)
+    return () => (n) => accepted.has(n)
   }
 
   /**
@@ -245,10 +270,10 @@ export class NativeEngine implements SearchEngine {
   }
 
   /**
-   * A query of words with no filter but facet values, answered from this process's copies of the words and facet
-   * values (wordQuery.ts), as the script would answer it: Redis only gives the page's documents (one shard).
+   * A query of words, answered from this process's copies of the words and facet values (wordQuery.ts) among the
+   * documents `keep` accepts (made from the copies: undefined for every one): Redis only gives the page's documents.
    */
-  private async answerWords(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], filter: FacetCriterion[][], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
+  private async answerWords(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], keep: (copies: { facets: FacetCopy }) => ((number: number) => boolean) | undefined, from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
     const copies = await this.mirror.wordsOf(shard, entity.name, asOf)
     const expansions = new Map<string, number[]>()
     for (const w of words.filter((w) => w.prefix)) {
@@ -256,7 +281,7 @@ export class NativeEngine implements SearchEngine {
       if (found.length > this.maxValuesPerShard) throw tooBroad(`the word prefix ${JSON.stringify(w.token)}`, copies.words.expand(w.token, Infinity).length, this.maxValuesPerShard, this.maxValues)
       expansions.set(w.token, found)
     }
-    const answer = matchWords(copies.words, words, expansions, facetFilter(copies.facets, filter), from, size)
+    const answer = matchWords(copies.words, words, expansions, keep(copies), from, size)
     const page = answer.page.map((m) => copies.words.urn(m.number))
     // Scores are minus the relevance.
     const result: ShardHits = { total: answer.total, hits: answer.page.map((m, i) => ({ urn: page[i]!, score: -m.score || 0 })), facets: [] }

@@ -1,19 +1,18 @@
 --[[
-  Shared by the native search and autocomplete scripts (included, not pasted): temporary keys, and turning words
-  and filter criteria into sets of urns. Expects P (index prefix), TMP (temporary key prefix), live (the live set
+  Shared by the native search and autocomplete scripts (included, not pasted): temporary keys, and turning filter
+  criteria into sets of urns. Expects P (index prefix), TMP (temporary key prefix), live (the live set
   key) and pos (ARGV cursor) to be defined by the including script.
 
-  A set of urns is an expression: `key` names a sorted set holding it, ordered as a result is (minus the
-  relevance for words, 0 for everything else; then urn), so that a query of one set pages through it as it is
-  (postings are used as they are, combinations are stored in temporary keys), `e.numbers`, when an expression has
-  it, answers its documents' numbers (read while building it), and `e:bitmap()` answers a bitmap
-  of the same documents (bit = the document's number, documentOps.ts), built only when facets need it: a
+  A set of urns is an expression: `key` names a sorted set holding it, ordered as a result is (score 0, urn
+  order), so that a query of one set pages through it as it is (postings are used as they are, combinations are
+  stored in temporary keys), `e.numbers`, when an expression has it, answers its documents' numbers (read while
+  building it), and `e:bitmap()` answers a bitmap of the same documents (bit = the document's number, documentOps.ts), built only when facets need it: a
   posting's own bitmap when it has one, else from its members' numbers; a combination combines its parts' bitmaps
   with BITOP. `e:cost()` answers how many members building that bitmap would visit (0 when it only combines
   bitmaps the index keeps): a result whose facets cost less from its members' numbers than from its bitmap is
   counted from the numbers (search-2.lua).
 ]]
--- The most distinct values a string condition (or a word prefix) may match in this shard: ARGV[5] of both scripts.
+-- The most distinct values a string condition may match in this shard: ARGV[5] of both scripts.
 local MAX_FILTER_VALUES = tonumber(ARGV[5])
 local tmpCount = 0
 local tmps = {}
@@ -157,7 +156,7 @@ local function keysOf(exprs)
 end
 
 -- A union of expressions. Its `key`, the stored union (ZUNIONSTORE with its aggregate), is made on first use, so a
--- result that is one union of a few parts can be paged and counted from the parts instead (search-2.lua).
+-- union whose bitmap is all that is read (a few parts: the OR of theirs) is never stored.
 local Union = {}
 function Union.__index(self, name)
   if name ~= 'key' then return Union[name] end
@@ -168,8 +167,6 @@ end
 -- A few parts: OR their bitmaps; many (a range of values, each a small posting): the union's own members.
 Union.bitmap = memo(function(self) return self.few and bitop('OR', self.parts) or bitmapOfKey(self.key) end)
 Union.cost = memo(function(self) return self.few and costOf(self.parts) or redis.call('ZCARD', self.key) end)
--- Whether the union is stored yet.
-function Union:stored() return rawget(self, 'key') ~= nil end
 
 -- The union of expressions, or false when there are none.
 local function union(exprs, aggregate)

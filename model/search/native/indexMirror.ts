@@ -9,8 +9,10 @@
  *     result (any but a match-all) are counted here from its documents' numbers or its bitmap, where Redis would
  *     AND the result with each shown value's bitmap (one BITOP and one BITCOUNT of N/8 bytes per value) or parse
  *     each document's facet line;
- *   - every document's words (wordCopy.ts: the `tok:` postings), so that a query of words is answered here
- *     (wordQuery.ts), where Redis ran one script per shard (on a cluster, 16 per query) and intersected postings.
+ *   - every document's words (wordCopy.ts, from `words:`), so that every query of words is answered here
+ *     (wordQuery.ts): Redis keeps no posting per word, so a write costs it one hash field for the words of a
+ *     document (instead of a sorted-set entry, and often a bitmap bit, per word), and a query of words none of its
+ *     time but the log's read (and, with a filter other than facet values, the filter's own documents).
  *
  * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an
  * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value
@@ -39,7 +41,7 @@ export const LOG_LENGTH = 100_000
 export const URN_LEXICON = 'urn'
 /** The part that holds the documents' facet values. */
 const FACETS = '\u0000facets'
-/** The part that holds the documents' words (the `tok:` postings). */
+/** The part that holds the documents' words (`words:`). */
 const WORDS = '\u0000words'
 /** The part that holds a paired field's `value \0 urn \0 document number` pairs: this, then the field's name. */
 const PAIRS = '\u0000pairs\u0000'
@@ -85,10 +87,20 @@ export function pairLogOp(keys: Keys, shard: number, entityType: string, field: 
   return ['PAIRLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), field, value, urn, present ? '1' : '0', maxlen]
 }
 
-/** The apply op that logs `urn`'s document's words now (wordCopy.ts encodeWords), after its number was given. */
+/**
+ * The apply op that keeps `urn`'s document's words now (wordCopy.ts encodeWords) in `words:` by its number (given
+ * before) and logs them.
+ */
 export function wordLogOp(keys: Keys, shard: number, entityType: string, urn: string, words: string): Op {
   const { log, origin, maxlen } = changeLog(keys, shard, entityType)
-  return ['WORDLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), urn, words, maxlen]
+  return ['WORDLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), keys.nativeIndex(shard, entityType, 'words'), urn, words, maxlen]
+}
+
+/** The apply op that frees `urn`'s document number (its bit in the live bitmap, its words) and logs that. */
+export function undocOp(keys: Keys, shard: number, entityType: string, urn: string): Op {
+  const { log, origin, maxlen } = changeLog(keys, shard, entityType)
+  const ix = (kind: string) => keys.nativeIndex(shard, entityType, kind)
+  return ['UNDOC', ix('docs'), ix('free'), ix('lb'), ix('words'), urn, log, origin, maxlen]
 }
 
 /** One index's copied parts, and how far its log has been read. */
@@ -441,28 +453,20 @@ export class IndexMirror {
     copy.facets = facets
   }
 
-  /**
-   * Copies every posting of a word whole: the words of the lexicon `toks:`, STEP per command, and each one's
-   * posting with its scores in one round trip per step, then the documents' numbers (each read once).
-   */
+  /** Copies every document's words (`words:` holds number -> `urn \0 words`), STEP documents per command. */
   private async copyWords(copy: IndexCopy): Promise<void> {
-    const ix = (kind: string, rest = '') => this.keys.nativeIndex(copy.shard, copy.entityType, kind, rest)
+    const key = this.keys.nativeIndex(copy.shard, copy.entityType, 'words')
     const words = new WordCopy()
-    const numbers = new Map<string, number | null>()
-    for await (const page of this.lexiconPages(ix('toks'))) {
-      const members = (await this.pipelined(page, (pipeline, word) => pipeline.zrange(ix('tok', word), 0, -1, 'WITHSCORES'))) as string[][]
-      const unknown = [...new Set(members.flatMap((list) => list.filter((_, k) => k % 2 === 0)))].filter((urn) => !numbers.has(urn))
-      const read = await this.documentNumbers(copy, unknown)
-      unknown.forEach((urn, i) => numbers.set(urn, read[i]!))
-      page.forEach((word, i) => {
-        const list = members[i]!
-        for (let k = 0; k < list.length; k += 2) {
-          const number = numbers.get(list[k]!)
-          // A posting member without a document number is not live (none is live without one).
-          if (number != null) words.load(word, list[k]!, number, Number(list[k + 1]))
-        }
-      })
-    }
+    let cursor = '0'
+    do {
+      const [next, flat] = await this.redis.hscan(key, cursor, 'COUNT', STEP)
+      for (let i = 0; i < flat.length; i += 2) {
+        const entry = flat[i + 1]!
+        const cut = entry.indexOf('\u0000')
+        words.loadDocument(Number(flat[i]), entry.slice(0, cut), entry.slice(cut + 1))
+      }
+      cursor = next
+    } while (cursor !== '0')
     words.seal()
     copy.words = words
   }

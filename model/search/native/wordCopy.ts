@@ -1,9 +1,9 @@
 /**
- * Every document's words held in a gateway (indexMirror.ts), by document number: what the `tok:<token>` postings of
- * one index hold, kept as each posting in its order (score, then urn: minus the relevance, ascending, as the sorted
- * set orders it), with each document's own words and scores, so that a query of words is answered here
- * (wordQuery.ts) and costs Redis nothing but the change log's read. The apply script logs a document's words whole
- * whenever they change (WORDLOG: documentOps.ts); a removed document's number is logged alone (UNDOC).
+ * Every document's words held in a gateway (indexMirror.ts), by document number, read from the index's `words:`
+ * hash: each word's documents kept as a posting in its order (score, then urn: minus the relevance, ascending),
+ * with each document's own words and scores, so that a query of words is answered here (wordQuery.ts) and costs
+ * Redis nothing but the change log's read. The apply script keeps and logs a document's words whole whenever they
+ * change (WORDLOG: documentOps.ts); a removed document's number is logged alone (UNDOC).
  */
 import { byCodeUnits, SortedEntries } from './sortedEntries.ts'
 
@@ -13,6 +13,16 @@ const SCORE_SEP = '\u001f'
 /** A document's words as a WORDLOG entry carries them: `token SCORE_SEP score WORD_SEP ...` (scores as stored). */
 export function encodeWords(tokens: ReadonlyMap<string, number>): string {
   return [...tokens].map(([token, score]) => `${token}${SCORE_SEP}${-score}`).join(WORD_SEP)
+}
+
+/** A document's words (encodeWords) and their scores (minus the relevance). */
+function decodeWords(words: string): Map<string, number> {
+  const scores = new Map<string, number>()
+  for (const part of words === '' ? [] : words.split(WORD_SEP)) {
+    const cut = part.indexOf(SCORE_SEP)
+    scores.set(part.slice(0, cut), Number(part.slice(cut + 1)))
+  }
+  return scores
 }
 
 /** A document: its urn, and its words (ids) with their scores (minus the relevance), side by side. */
@@ -47,18 +57,20 @@ export class WordCopy {
   private words = new SortedEntries([])
 
   /**
-   * Adds a member of a posting read whole (`score` as stored): a copy is loaded member by member, then sealed once
-   * (which puts every posting in order) before it is read or changed.
+   * Adds document `number`, `urn` with `words` (encodeWords), as read whole: a copy is loaded document by document,
+   * then sealed once (which puts every posting in order) before it is read or changed.
    */
-  load(word: string, urn: string, number: number, score: number): void {
-    const id = this.idFor(word)
-    let doc = this.documents[number]
-    if (!doc) this.put(number, (doc = { urn, ids: [], scores: [] }))
-    doc.ids.push(id)
-    doc.scores.push(score)
-    const loading = (this.loading[id] ??= { numbers: [], scores: [] })
-    loading.numbers.push(number)
-    loading.scores.push(score)
+  loadDocument(number: number, urn: string, words: string): void {
+    const doc: WordDocument = { urn, ids: [], scores: [] }
+    this.put(number, doc)
+    for (const [word, score] of decodeWords(words)) {
+      const id = this.idFor(word)
+      doc.ids.push(id)
+      doc.scores.push(score)
+      const loading = (this.loading[id] ??= { numbers: [], scores: [] })
+      loading.numbers.push(number)
+      loading.scores.push(score)
+    }
   }
 
   seal(): void {
@@ -74,11 +86,7 @@ export class WordCopy {
 
   /** Document `number` is now `urn` with `words` (encodeWords), or has none (''). */
   set(number: number, urn: string, words: string): void {
-    const scores = new Map<string, number>()
-    for (const part of words === '' ? [] : words.split(WORD_SEP)) {
-      const cut = part.indexOf(SCORE_SEP)
-      scores.set(part.slice(0, cut), Number(part.slice(cut + 1)))
-    }
+    const scores = decodeWords(words)
     // Words whose place in their posting is unchanged stay where they are; the others leave first (a posting that
     // empties gives its id back before the new words take theirs).
     const old = this.documents[number]

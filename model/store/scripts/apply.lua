@@ -30,8 +30,8 @@
                                                            the free set, else INCR next), HSET docs urn
                                                            `<number>|<line>`, SETBIT bitmap number 1; when that
                                                            changed the number's line, logs {n number, l line}
-             UNDOC   docs free bitmap urn log origin maxlen   SETBIT bitmap number 0, HDEL docs urn, SADD free
-                                                           number; logs {n number}
+             UNDOC   docs free bitmap words urn log origin maxlen   SETBIT bitmap number 0, HDEL docs urn, HDEL
+                                                           words number, SADD free number; logs {n number}
              POST    posting urn docs bitmap threshold bit  keeps `bitmap` (bit = document number) equal to the
                                                            posting (a set or a sorted set) once it has
                                                            `threshold` members: built whole
@@ -47,8 +47,10 @@
              PAIRLOG log origin docs field value urn present maxlen  logs {f field, v value, u urn, d urn's
                                                            document number (from docs), p present}: urn's document
                                                            has (1) or no longer has (0) value in field
-             WORDLOG log origin docs urn words maxlen      logs {u urn, d urn's document number (from docs), w
-                                                           words}: the document's words and their scores now
+             WORDLOG log origin docs hash urn words maxlen  HSET hash <urn's document number (from docs)>
+                                                           `urn \0 words` (HDEL when words is ''), and logs {u urn,
+                                                           d number, w words}: the document's words and their
+                                                           scores now
            The redisearch engine's string lexicons (model/search/redisearch/companions.ts):
              VCOUNT  counts lexicon value delta            HINCRBY counts value delta; at 0 or below HDEL counts
                                                            value and ZREM lexicon value; when it is now delta
@@ -219,7 +221,11 @@ for _ = 1, n do
   elseif cmd == 'PAIRLOG' then
     logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7])
   elseif cmd == 'WORDLOG' then
-    logChange(a[1], a[2], a[6], 'u', a[4], 'd', docNumber(a[3], a[4]) or '', 'w', a[5])
+    local number = docNumber(a[3], a[5])
+    if number then
+      if a[6] == '' then redis.call('HDEL', a[4], number) else redis.call('HSET', a[4], number, a[5] .. '\0' .. a[6]) end
+    end
+    logChange(a[1], a[2], a[7], 'u', a[5], 'd', number or '', 'w', a[6])
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
     if not number then
@@ -233,13 +239,14 @@ for _ = 1, n do
     end
     redis.call('SETBIT', a[4], number, 1)
   elseif cmd == 'UNDOC' then
-    local number = docNumber(a[1], a[4])
+    local number = docNumber(a[1], a[5])
     if number then
       redis.call('SETBIT', a[3], number, 0)
-      redis.call('HDEL', a[1], a[4])
+      redis.call('HDEL', a[1], a[5])
+      redis.call('HDEL', a[4], number)
       redis.call('SADD', a[2], number)
-      numbers[a[1] .. '\0' .. a[4]] = false
-      logChange(a[5], a[6], a[7], 'n', number)
+      numbers[a[1] .. '\0' .. a[5]] = false
+      logChange(a[6], a[7], a[8], 'n', number)
     end
   elseif cmd == 'POST' then
     local size = posting(a[1])

@@ -1,9 +1,8 @@
 /**
  * A word prefix matching several words (a union of their postings), on every engine: pages of any size and start
  * follow one order (relevance, then urn), each match comes once, the total and the facets count the matches
- * exactly. On the native engine with bitmaps, small pages of such a union are merged from its parts' first members
- * and counted from its bitmap, never stored (search-2.lua), while a page deep enough is read from the stored
- * union: the two must agree.
+ * exactly. On the native engine shallow pages are merged from the words' postings in the gateway's copy
+ * (wordQuery.ts) and deeper ones from every match: the two must agree.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'

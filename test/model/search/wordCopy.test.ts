@@ -1,8 +1,9 @@
 /**
- * Queries of words (with facet values as filters) answered from a gateway's copy of the words
- * (model/search/native/wordCopy.ts, wordQuery.ts), through the service on the pass's real Redis: each answer equals
- * the search script's answer to the same query (forced by adding a criterion only the script answers, which every
- * document meets), in order, total and facets, and stays so after words change, documents leave and come back.
+ * Queries of words answered from a gateway's copy of the words (model/search/native/wordCopy.ts, wordQuery.ts),
+ * through the service on the pass's real Redis, with the two ways a filter is applied to them: facet values checked
+ * on the copy of the facet values, and any other filter resolved to its documents by the search script. Each answer
+ * with facet values alone equals the answer with a criterion every document meets added (which only the script
+ * resolves), in order, total and facets, and stays so after words change, documents leave and come back.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -36,7 +37,7 @@ async function write(svc: TestService, proposals: unknown[]): Promise<void> {
   assert.is(res.status, 200, JSON.stringify(res.body))
 }
 
-/** The criterion every document meets that only the script answers (a range on the urn). */
+/** The criterion every document meets that only the script resolves (a range on the urn). */
 const EVERY = { field: 'urn', condition: 'START_WITH', value: 'urn:' }
 
 interface Query { input: string; start?: number; groups?: Record<string, unknown>[][] }

@@ -42,7 +42,7 @@ test('after writes, rewrites and removals, queries of words answer as computed f
     const draw = (): Map<string, number> => new Map(VOCABULARY.filter(() => rnd() < 0.35).map((t) => [t, 1 + Math.floor(rnd() * 3)]))
     // A first copy read whole, then changes as the log brings them.
     for (let n = 0; n < 30; n++) docs.set(n, { urn: `urn:x:${String(Math.floor(rnd() * 1000)).padStart(3, '0')}:${n}`, words: draw() })
-    for (const [n, doc] of docs) for (const [t, s] of doc.words) copy.load(t, doc.urn, n, -s)
+    for (const [n, doc] of docs) copy.loadDocument(n, doc.urn, encodeWords(doc.words))
     copy.seal()
     for (let step = 0; step < 300; step++) {
       const n = Math.floor(rnd() * 40)
@@ -78,7 +78,7 @@ test('after writes, rewrites and removals, queries of words answer as computed f
 
 test('a filter keeps the documents it accepts, in the same order', () => {
   const copy = new WordCopy()
-  for (let n = 0; n < 10; n++) copy.load('w', `urn:x:${n}`, n, -(n % 3))
+  for (let n = 0; n < 10; n++) copy.loadDocument(n, `urn:x:${n}`, encodeWords(new Map([['w', n % 3]])))
   copy.seal()
   const all = matchWords(copy, [{ token: 'w', prefix: false }], new Map(), undefined, 0, 10)
   const even = matchWords(copy, [{ token: 'w', prefix: false }], new Map(), (n) => n % 2 === 0, 0, 10)
