@@ -3,10 +3,10 @@
  * for servers without the search module, one index per shard. Queries run as one Lua script per shard
  * (search-2.lua, autocomplete-2.lua), whose cost is bounded by the page and the facet values shown, except those
  * this process answers from its copy of the index (indexMirror.ts): every query of words (wordQuery.ts; a filter
- * on other than facet values is resolved to its documents by the script) and one condition on a name. Two steps that compare many values run here too: CONTAIN and
- * END_WITH criteria are resolved to the values (or urns) they match (no index orders values by their inside or
- * their end), and a large result's facets are counted from its bitmap; inside Redis either would hold its only
- * thread for as long as the lexicon or the facet values are.
+ * on other than facet values is resolved to its documents by the script) and one condition on a name. Two steps
+ * that compare many values run here too: CONTAIN and END_WITH criteria are resolved to the values (or urns) they
+ * match (no index orders values by their inside or their end), and a large result's facets are counted from its
+ * bitmap; inside Redis either would hold its only thread for as long as the lexicon or the facet values are.
  */
 import { randomUUID } from 'node:crypto'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
@@ -36,7 +36,7 @@ const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua'
  * since their words are kept whole by number (`words:`) instead of in a posting per word.
  */
 const NATIVE_INDEX_FORMAT = '3'
-/** What the search script answers: total, page (urn, score...), a match-all's facets, bitmap, numbers, documents. */
+/** What the search script answers: total, the page's urns, a match-all's facets, bitmap, numbers, documents. */
 type ScriptAnswer = [number, Buffer[], (Buffer | (Buffer | number)[])[], Buffer, number[], (Buffer | null)[]]
 /** A criterion as the script gets it; one resolved to URNS also carries the documents (urn and number) found. */
 type Resolved = Criterion & { documents?: PairedDocument[] }
@@ -217,12 +217,12 @@ export class NativeEngine implements SearchEngine {
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const only = query.text.kind === 'all' && filter.length === 1 && filter[0]!.length === 1 ? filter[0]![0]! : undefined
     if (only?.documents && !only.negated) return this.answerHere(shard, query.entity, fields, only.documents, from, size, documents, asOf)
-    const [total, scored, counted, bitmap, numbers, stored] = await this.runSearch(shard, query.entity, {
+    const [total, page, counted, bitmap, numbers, stored] = await this.runSearch(shard, query.entity, {
       from, size, documentsWanted: false, must: await this.resolveInner(shard, query.entity, must, asOf), filter, facets: names, documents,
     })
     const result: ShardHits = { total, hits: [], facets: [] }
-    // The result set's score is minus the relevance: ascending order there is best first.
-    for (let i = 0; i < scored.length; i += 2) result.hits.push({ urn: String(scored[i]!), score: -Number(String(scored[i + 1])) || 0 })
+    // Without words every hit scores 0 (the page is in urn order).
+    for (const urn of page) result.hits.push({ urn: String(urn), score: 0 })
     if (documents) result.documents = stored.map((d) => (d ? String(d) : null))
     result.counts = bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, asOf)
       : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, asOf)

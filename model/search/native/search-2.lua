@@ -15,11 +15,10 @@
            then facet count, facet fields..., then the most values a facet reports, then the largest result whose
            documents' numbers are listed (larger ones: their bitmap), then the key prefix of the type's stored
            documents in the shard ('' for none: the page's documents are not returned)
-  Returns  {total, {urn, score, urn, score...}, {field, {value, count, ...}, field, {...}, ...}, bitmap, numbers,
-           documents}
-           Hits [start, start+count) in urn order (every score is 0: words are never matched here). Facets of a match-all, from the index's counts:
-           values in original spellings, each facet reporting (at most maxFacetValues of) the field's most frequent
-           values. Any other result's facets are counted by the caller (indexMirror.ts), from its documents'
+  Returns  {total, {urn, urn...}, {field, {value, count, ...}, field, {...}, ...}, bitmap, numbers, documents}
+           Hits [start, start+count), in urn order (words are not matched here). Facets of a match-all, from the
+           index's counts: values in original spellings, each facet reporting (at most maxFacetValues of) the
+           field's most frequent values. Any other result's facets are counted by the caller (indexMirror.ts), from its documents'
            numbers: a result of at most smallResult urns lists them (`numbers`) when their entries are fewer
            bytes than the shard's bitmaps (16 documents in a shard of 6,250, 260 in one of 100,000), and so does
            one whose bitmap would be built from at least as many members as it has (a union of many values); any
@@ -126,13 +125,13 @@ if result then
   if documentsWanted then
     if total > 0 then numbers, bitmap = documentsOf(result, total) end
   else
-    if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1, 'WITHSCORES') end
+    if count > 0 then urns = redis.call('ZRANGE', result.key, start, start + count - 1) end
     if #facetFields > 0 and total > 0 then
       if not result.parts and result.key == live then facets = matchAllFacets() else numbers, bitmap = documentsOf(result, total) end
     end
   end
   if docPrefix ~= '' then
-    for i = 1, #urns, 2 do documents[#documents + 1] = redis.call('HGET', docPrefix .. urns[i], 'd') end
+    for _, urn in ipairs(urns) do documents[#documents + 1] = redis.call('HGET', docPrefix .. urn, 'd') end
   end
 end
 

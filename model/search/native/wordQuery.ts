@@ -1,8 +1,7 @@
 /**
- * A query of words answered from a gateway's copy of the words (wordCopy.ts), as the search script answers it from
- * the postings (search-2.lua): every word must match (a prefix word: any word that starts with it, scoring its best
- * one, as ZUNIONSTORE ... AGGREGATE MIN does), a match scores the sum of its words' scores (minus the relevance), and
- * matches come in the order of that score, then of the urn. Its cost is that of the documents of the query's words
+ * A query of words answered from a gateway's copy of the words (wordCopy.ts): every word must match (a prefix word:
+ * any word that starts with it, scoring its best one), a match scores the sum of its words' scores (minus the
+ * relevance), and matches come in the order of that score, then of the urn (the redisearch engine's order too). Its cost is that of the documents of the query's words
  * (one word: its posting; several: the rarest word's documents, each kept or dropped by a byte per other word), in
  * this process, not Redis's.
  */
@@ -164,7 +163,7 @@ export interface FacetCriterion { field: string; values: string[]; negated: bool
 
 /**
  * The filter as criteria on facet values, when every criterion is one (EQUAL on a facet field, its values free of
- * the facet line's separators); else null (the script answers).
+ * the facet line's separators); else null (the script resolves the filter: engine.ts filterDocuments).
  */
 export function facetFilterOf(fields: ReadonlyMap<string, SearchField>, filter: FilterGroups): FacetCriterion[][] | null {
   const groups: FacetCriterion[][] = []

@@ -102,6 +102,30 @@ mirror('a copy whose log was trimmed past it, or deleted, copies its lexicons ag
   assert.equal(await matching(svc, 'name', 'CONTAIN', 'hourly'), [ds('orders_hourly'), ds('sales_hourly'), ds('stock_hourly')], 'after a delete')
 })
 
+mirror('a word copy made again from the index (words:) answers as the copy that followed the log', async ({ svc }) => {
+  const ask = async (input: string) => {
+    const res = await svc.call('POST', '/entities?action=search', { input, entity: 'dataset', start: 0, count: 100 })
+    assert.is(res.status, 200, JSON.stringify(res.body))
+    return { total: res.body.value.numEntities as number, entities: res.body.value.entities as string[] }
+  }
+  // Urns named without the words (a urn's own words are indexed too).
+  for (const [name, shown] of [['wc1', 'zeta one'], ['wc2', 'zeta two'], ['wc3', 'zeta three']]) assert.is((await properties(svc, name!, shown)).status, 200)
+  // One document's words change, another leaves: the index must not keep what the log took away.
+  assert.is((await properties(svc, 'wc2', 'omega two')).status, 200)
+  assert.is((await svc.call('POST', '/entities?action=delete', { urn: ds('wc3') })).status, 200)
+  const inputs = ['zeta', 'omega', 'three', 'two', 'zet*']
+  const followed = await Promise.all(inputs.map(ask))
+  assert.equal(followed[0]!.entities, [ds('wc1')])
+  assert.equal(followed[1]!.entities, [ds('wc2')])
+  assert.is(followed[2]!.total, 0)
+  // The log deleted (as a rebuild does): the copy is made again, from words: (HSCAN, counted on one server).
+  const redis = svc.gateway.model.redis
+  for (const log of await logs(svc)) await redis.del(log)
+  if (!onCluster()) await redis.config('RESETSTAT')
+  assert.equal(await Promise.all(inputs.map(ask)), followed)
+  if (!onCluster()) assert.match(await redis.info('commandstats'), /cmdstat_hscan:/)
+})
+
 mirror('a gateway copies facet lines and names before it is ready, and reads their log without queries', async ({ svc }) => {
   await svc.gateway.warmed
   assert.is((await svc.call('GET', '/ready')).body.search, 'ready')
