@@ -1,14 +1,14 @@
 --[[
   Shared by the native search and autocomplete scripts (included, not pasted): temporary keys, and turning filter
-  criteria into sets of urns. Expects P (index prefix), TMP (temporary key prefix), live (the live set
-  key) and pos (ARGV cursor) to be defined by the including script.
+  criteria into sets of urns. Expects P (index prefix), TMP (temporary key prefix), live (the live set key) and pos
+  (ARGV cursor) to be defined by the including script.
 
   A set of urns is an expression: `key` names a sorted set holding it, ordered as a result is (score 0, urn
   order), so that a query of one set pages through it as it is (postings are used as they are, combinations are
   stored in temporary keys), `e.numbers`, when an expression has it, answers its documents' numbers (read while
-  building it), and `e:bitmap()` answers a bitmap of the same documents (bit = the document's number, documentOps.ts), built only when facets need it: a
-  posting's own bitmap when it has one, else from its members' numbers; a combination combines its parts' bitmaps
-  with BITOP. `e:cost()` answers how many members building that bitmap would visit (0 when it only combines
+  building it), and `e:bitmap()` answers a bitmap of the same documents (bit = the document's number,
+  documentOps.ts), built only when facets need it: a posting's own bitmap when it has one, else from its members'
+  numbers; a combination combines its parts' bitmaps with BITOP. `e:cost()` answers how many members building that bitmap would visit (0 when it only combines
   bitmaps the index keeps): a result whose facets cost less from its members' numbers than from its bitmap is
   counted from the numbers (search-2.lua).
 ]]
@@ -155,8 +155,7 @@ local function keysOf(exprs)
   return keys
 end
 
--- A union of expressions. Its `key`, the stored union (ZUNIONSTORE with its aggregate), is made on first use, so a
--- union whose bitmap is all that is read (a few parts: the OR of theirs) is never stored.
+-- A union of expressions. Its `key`, the stored union (ZUNIONSTORE with its aggregate), is made on first use.
 local Union = {}
 function Union.__index(self, name)
   if name ~= 'key' then return Union[name] end

@@ -6,7 +6,7 @@
            KEYS[1]'s slot (which postings a query reads is only known inside the script).
   ARGV     1 index prefix P (`<prefix>{<shard tag>}:ix:<type>:`)
            2 prefix for temporary keys (unique per call, in the shard; deleted before returning)
-           3 start, 4 count, 5 most values a string condition or a word prefix may match (more: FILTER_TOO_BROAD)
+           3 start, 4 count, 5 most values a string condition may match (more: FILTER_TOO_BROAD)
            6 '1' when the result's documents are wanted instead of a page and facets (a query of words and
              other criteria: the caller matches the words on its copy, engine.ts), else '0'
            then a criteria list of required criteria (AND), then the filter: group count, then per group a
@@ -18,13 +18,14 @@
   Returns  {total, {urn, urn...}, {field, {value, count, ...}, field, {...}, ...}, bitmap, numbers, documents}
            Hits [start, start+count), in urn order (words are not matched here). Facets of a match-all, from the
            index's counts: values in original spellings, each facet reporting (at most maxFacetValues of) the
-           field's most frequent values. Any other result's facets are counted by the caller (indexMirror.ts), from its documents'
-           numbers: a result of at most smallResult urns lists them (`numbers`) when their entries are fewer
-           bytes than the shard's bitmaps (16 documents in a shard of 6,250, 260 in one of 100,000), and so does
-           one whose bitmap would be built from at least as many members as it has (a union of many values); any
-           other answers its bitmap's bytes (`bitmap`: N/8 bytes, one read of a posting's own bitmap or of the
-           combination). The unused ones are '' and {}. `documents`: each hit's stored document (field `d` of `<prefix><urn>`, false
-           when it has none) when a prefix was given, so that the caller needs no other read to show the page.
+           field's most frequent values. Any other result's facets are counted by the caller (indexMirror.ts),
+           from its documents' numbers: a result of at most smallResult urns lists them (`numbers`) when their
+           entries are fewer bytes than the shard's bitmaps (16 documents in a shard of 6,250, 260 in one of
+           100,000), and so does one whose bitmap would be built from at least as many members as it has (a union
+           of many values); any other answers its bitmap's bytes (`bitmap`: N/8 bytes, one read of a posting's own
+           bitmap or of the combination). The unused ones are '' and {}. `documents`: each hit's stored document
+           (field `d` of `<prefix><urn>`, false when it has none) when a prefix was given, so that the caller needs
+           no other read to show the page.
            With documents wanted, no page and no facets: the result's documents as `numbers` or `bitmap`, chosen
            as for facets (a match-all: the live bitmap).
   Cost     bounded by the page and the facet values shown, not by the number of matches: paging is ZRANGE on a
