@@ -388,6 +388,16 @@ export class IndexMirror {
     }
   }
 
+  /** A hash's fields and values (`field, value, field, value...`), about STEP fields per command (HSCAN). */
+  private async *hashPages(key: string): AsyncGenerator<string[]> {
+    let cursor = '0'
+    do {
+      const [next, flat] = await this.redis.hscan(key, cursor, 'COUNT', STEP)
+      if (flat.length > 0) yield flat
+      cursor = next
+    } while (cursor !== '0')
+  }
+
   /** The reply to one command per key, sent in one pipeline (a failed command fails the whole). */
   private async pipelined(keys: readonly string[], send: (pipeline: ReturnType<RedisClient['pipeline']>, key: string) => void): Promise<unknown[]> {
     if (keys.length === 0) return []
@@ -440,16 +450,13 @@ export class IndexMirror {
   private async copyFacets(copy: IndexCopy): Promise<void> {
     const docs = this.keys.nativeIndex(copy.shard, copy.entityType, 'docs')
     const facets = new FacetCopy(this.facetValues(copy.entityType))
-    let cursor = '0'
-    do {
-      const [next, flat] = await this.redis.hscan(docs, cursor, 'COUNT', STEP)
+    for await (const flat of this.hashPages(docs)) {
       for (let i = 1; i < flat.length; i += 2) {
         const entry = flat[i]!
         const cut = entry.indexOf('|')
         facets.set(Number(entry.slice(0, cut)), entry.slice(cut + 1))
       }
-      cursor = next
-    } while (cursor !== '0')
+    }
     copy.facets = facets
   }
 
@@ -457,16 +464,13 @@ export class IndexMirror {
   private async copyWords(copy: IndexCopy): Promise<void> {
     const key = this.keys.nativeIndex(copy.shard, copy.entityType, 'words')
     const words = new WordCopy()
-    let cursor = '0'
-    do {
-      const [next, flat] = await this.redis.hscan(key, cursor, 'COUNT', STEP)
+    for await (const flat of this.hashPages(key)) {
       for (let i = 0; i < flat.length; i += 2) {
         const entry = flat[i + 1]!
         const cut = entry.indexOf('\u0000')
         words.loadDocument(Number(flat[i]), entry.slice(0, cut), entry.slice(cut + 1))
       }
-      cursor = next
-    } while (cursor !== '0')
+    }
     words.seal()
     copy.words = words
   }
