@@ -209,8 +209,8 @@ export class NativeEngine implements SearchEngine {
     // any other filter is resolved to its documents by the script.
     if (words.length > 0) {
       const facetOnly = facetFilterOf(fields, query.filter)
-      const keep = facetOnly ? (copies: { facets: FacetCopy }) => facetFilter(copies.facets, facetOnly)
-        : await this.filterDocuments(shard, query.entity, query.filter, asOf)
+      const accepted = facetOnly ? undefined : await this.filterDocuments(shard, query.entity, query.filter, asOf)
+      const keep = facetOnly ? (copies: { facets: FacetCopy }) => facetFilter(copies.facets, facetOnly) : () => accepted
       return this.answerWords(shard, query.entity, fields, words, keep, from, size, documents, asOf)
     }
     const names = facetNames(fields)
@@ -247,12 +247,13 @@ export class NativeEngine implements SearchEngine {
    * it to its documents' numbers or bitmap (as it does for a result's facets), checked here by number. Cost: the
    * filter's, not the words'.
    */
-  private async filterDocuments(shard: number, entity: EntitySpec, groups: FilterGroups, asOf: number): Promise<() => (number: number) => boolean> {
+  private async filterDocuments(shard: number, entity: EntitySpec, groups: FilterGroups, asOf: number): Promise<(number: number) => boolean> {
     const filter = await Promise.all(groups.map((group) => this.resolveInner(shard, entity, group, asOf)))
     const [, , , bitmap, numbers] = await this.runSearch(shard, entity, { from: 0, size: 0, documentsWanted: true, must: [], filter, facets: [], documents: false })
-    if (bitmap.length > 0) return () => (n) => (n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0
+    // Bit n of a Redis bitmap is bit 7 - n % 8 of byte n / 8 (SETBIT numbers bits from the most significant).
+    if (bitmap.length > 0) return (n) => (n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0
     const accepted = new Set(numbers)
-    return () => (n) => accepted.has(n)
+    return (n) => accepted.has(n)
   }
 
   /**
