@@ -2,8 +2,9 @@
  * The native search engine: an inverted index on core Redis structures (sets, sorted sets, lexicographic ranges),
  * for servers without the search module, one index per shard. Queries run as one Lua script per shard
  * (search-2.lua, autocomplete-2.lua), whose cost is bounded by the page and the facet values shown, except those
- * this process answers from its copy of the index (indexMirror.ts): every query of words (wordQuery.ts; a filter
- * on other than facet values is resolved to its documents by the script) and one condition on a name. Two steps
+ * this process answers from its copy of the index (indexMirror.ts): every query of words (wordQuery.ts) and every
+ * `*` with a condition on a name, their filters checked on the copies when each criterion is on facet values or a
+ * name (localFilter.ts; any other filter is resolved to its documents by the script). Two steps
  * that compare many values run here too: CONTAIN and END_WITH criteria are resolved to the values (or urns) they
  * match (no index orders values by their inside or their end), and a large result's facets are counted from its
  * bitmap; inside Redis either would hold its only thread for as long as the lexicon or the facet values are.
@@ -23,11 +24,13 @@ import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } f
 import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
-import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON, type PairedDocument } from './indexMirror.ts'
-import { isRangeCondition, type RangeCondition } from './lexiconCopy.ts'
+import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
+import { pairNumber, pairUrn, type PairsCopy } from './pairsCopy.ts'
+import type { RangeCondition } from './lexiconCopy.ts'
 import { byCodeUnits, firstInOrder } from './sortedEntries.ts'
 import type { FacetCopy, FacetValues } from './facetCopy.ts'
-import { facetFilter, facetFilterOf, matchWords, type QueryWord } from './wordQuery.ts'
+import { matchWords, type QueryWord } from './wordQuery.ts'
+import { documentNumbers, documentSet, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type Numbers, type ResolvedCriterion } from './localFilter.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
@@ -38,10 +41,10 @@ const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua'
 const NATIVE_INDEX_FORMAT = '3'
 /** What the search script answers: total, the page's urns, a match-all's facets, bitmap, numbers, documents. */
 type ScriptAnswer = [number, Buffer[], (Buffer | (Buffer | number)[])[], Buffer, number[], (Buffer | null)[]]
-/** A criterion as the script gets it; one resolved to URNS also carries the documents (urn and number) found. */
-type Resolved = Criterion & { documents?: PairedDocument[] }
 /** The script's condition for a list of urns resolved here (a condition on a paired field): not one a caller can send. */
 const URNS = 'URNS' as Criterion['condition']
+/** Documents from which a result's facets are counted from a bitmap of their numbers (countable). */
+const COUNT_BY_BITMAP = 1024
 /** How often a gateway reads the change logs of its copies of the index (warmUp). */
 const KEEP_CURRENT_MS = 1000
 /**
@@ -62,6 +65,33 @@ function encodeCriteria(list: readonly Criterion[]): string[] {
 
 function encodeFilter(filter: FilterGroups): string[] {
   return [String(filter.length), ...filter.flatMap((group) => encodeCriteria(group))]
+}
+
+/**
+ * Document numbers to count the facets of: as a bitmap when they are many (counting then reads the copy of the facet
+ * values in the order of the numbers rather than at random), as they are otherwise.
+ */
+function countable(numbers: readonly number[]): readonly number[] | Buffer {
+  if (numbers.length < COUNT_BY_BITMAP) return numbers
+  let max = 0
+  for (const n of numbers) if (n > max) max = n
+  const bitmap = Buffer.alloc((max >> 3) + 1)
+  for (const n of numbers) bitmap[n >> 3]! |= 0x80 >> (n & 7)
+  return bitmap
+}
+
+/**
+ * The urns of documents `from` to `from + size` of a set in urn order, found in the copies of the pairs they were
+ * found in: read in one copy's urn order, testing each document's bit, when that meets the page sooner (about
+ * `(from + size) x documents / found` urns) than comparing the urn of every document found (firstInOrder); by
+ * comparing them otherwise.
+ */
+function pageOf(found: DocumentSet, from: number, size: number, copies: readonly PairsCopy[]): string[] {
+  const copy = copies[0]
+  if (found.count === 0 || !copy) return []
+  if (copies.length === 1 && (from + size) * copy.size < found.count * found.count / 2) return copy.pageByUrn((n) => hasDocument(found, n), from, size)
+  const urnOf = copies.length === 1 ? (n: number) => copy.urnOf(n) ?? '' : (n: number) => copies.map((c) => c.urnOf(n)).find((urn) => urn !== undefined) ?? ''
+  return firstInOrder(documentNumbers(found), from + size, urnOf).slice(from).map(urnOf)
 }
 
 /** The names of a type's facet fields (`fields`: its search fields). */
@@ -205,18 +235,23 @@ export class NativeEngine implements SearchEngine {
       ? [{ field: query.text.field, condition: 'EQUAL', values: [query.text.value], negated: false, numeric: false }]
       : []
     const fields = this.registry.searchFields(query.entity)
-    // Words are matched on this process's copies (wordQuery.ts); facet values as filters are checked there too,
-    // any other filter is resolved to its documents by the script.
+    // A filter of facet values and names' conditions is checked on this process's copies (localFilter.ts), any
+    // other filter is resolved to its documents by the script.
+    const local = query.text.kind === 'field' ? null : await this.localFilter(shard, query.entity, fields, query.filter, asOf)
+    // Words are matched on this process's copies (wordQuery.ts).
     if (words.length > 0) {
-      const facetOnly = facetFilterOf(fields, query.filter)
-      const accepted = facetOnly ? undefined : await this.filterDocuments(shard, query.entity, query.filter, asOf)
-      const keep = facetOnly ? (copies: { facets: FacetCopy }) => facetFilter(copies.facets, facetOnly) : () => accepted
+      const accepted = local ? undefined : await this.filterDocuments(shard, query.entity, query.filter, asOf)
+      const keep = local ? (copies: { facets: FacetCopy }) => localCheck(copies.facets, local) : () => accepted
       return this.answerWords(shard, query.entity, fields, words, keep, from, size, documents, asOf)
+    }
+    // `*` and a name's condition (with facet values, or more such groups) is answered from the documents it found.
+    const candidates = local ? localCandidates(local) : undefined
+    if (candidates) {
+      const accept = local!.length === 1 && local![0]!.length === 1 ? undefined : localCheck(await this.mirror.facetsOf(shard, query.entity.name, asOf), local!)
+      return this.answerHere(shard, query.entity, fields, documentSet(candidates.numbers, accept), candidates.fields, from, size, documents, asOf)
     }
     const names = facetNames(fields)
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
-    const only = query.text.kind === 'all' && filter.length === 1 && filter[0]!.length === 1 ? filter[0]![0]! : undefined
-    if (only?.documents && !only.negated) return this.answerHere(shard, query.entity, fields, only.documents, from, size, documents, asOf)
     const [total, page, counted, bitmap, numbers, stored] = await this.runSearch(shard, query.entity, {
       from, size, documentsWanted: false, must: await this.resolveInner(shard, query.entity, must, asOf), filter, facets: names, documents,
     })
@@ -257,15 +292,59 @@ export class NativeEngine implements SearchEngine {
   }
 
   /**
-   * A query of one criterion on a paired field and nothing else (`*` and a name CONTAIN, START_WITH, a range...),
-   * answered from the documents this process's copy found: every match scores 0, so the page is their urns in order;
-   * the facets are counted from their numbers, as for a script's result. Redis only gives the page's documents.
+   * The filter's criteria resolved on this process's copies (localFilter.ts) when each is one they answer: a paired
+   * condition's documents, however many (nothing of them goes to Redis); else null.
    */
-  private async answerHere(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, found: PairedDocument[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
-    const page = firstInOrder(found.map((d) => d.urn), from + size).slice(from)
+  private async localFilter(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, groups: FilterGroups, asOf: number): Promise<ResolvedCriterion[][] | null> {
+    const criteria = localCriteriaOf(fields, groups)
+    if (!criteria) return null
+    return Promise.all(criteria.map((group) => Promise.all(group.map(async (c): Promise<ResolvedCriterion> =>
+      'facet' in c ? c : { numbers: await this.pairedNumbers(shard, entity, c.paired, asOf), field: c.paired.field, negated: c.paired.negated }))))
+  }
+
+  /**
+   * The numbers of the documents whose value of a paired field meets a criterion (any of its values; a document may
+   * repeat), from this process's copy of the field's pairs as of `asOf`, however many (a range's are read from beside the
+   * pairs: pairsCopy.ts numbersInOrder).
+   */
+  private async pairedNumbers(shard: number, entity: EntitySpec, c: Criterion, asOf: number): Promise<Numbers> {
+    const pairs = await this.mirror.pairsOf(shard, entity.name, c.field, asOf)
+    if (!pairs) return []
+    const lists = c.values.map((value) => c.condition === 'CONTAIN' || c.condition === 'END_WITH'
+      ? pairs.find(c.condition, value.toLowerCase()).map(pairNumber)
+      : pairs.numbersInOrder(c.condition as RangeCondition, value.toLowerCase()))
+    return lists.length === 1 ? lists[0]! : lists.flatMap((list) => [...list])
+  }
+
+  /**
+   * The urns of the documents whose value of a paired field meets a criterion (any of its values), for the script,
+   * from this process's copy of the field's pairs as of `asOf`; more than the shard's share of MAX_FILTER_VALUES is
+   * FILTER_TOO_BROAD.
+   */
+  private async pairedUrns(shard: number, entity: EntitySpec, c: Criterion, asOf: number): Promise<string[]> {
+    const pairs = await this.mirror.pairsOf(shard, entity.name, c.field, asOf)
+    const urns = new Set<string>()
+    for (const value of c.values) {
+      const needle = value.toLowerCase()
+      const found = !pairs ? [] : c.condition === 'CONTAIN' || c.condition === 'END_WITH' ? pairs.find(c.condition, needle)
+        : pairs.inOrder(c.condition as RangeCondition, needle, this.maxValuesPerShard)
+      for (const pair of found) urns.add(pairUrn(pair))
+      if (urns.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, urns.size, this.maxValuesPerShard, this.maxValues)
+    }
+    return [...urns]
+  }
+
+  /**
+   * A query without words answered from the documents this process's copies found (`*` and a name's CONTAIN,
+   * START_WITH, a range...: localFilter): every match scores 0, so the page is their urns in order (pageOf); the
+   * facets are counted from their numbers, as for a script's result. Redis only gives the page's documents.
+   */
+  private async answerHere(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, found: DocumentSet, pairFields: readonly string[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
+    const copies = (await Promise.all(pairFields.map((field) => this.mirror.pairsOf(shard, entity.name, field, asOf)))).filter((c) => c !== undefined)
+    const page = pageOf(found, from, size, copies)
     const names = facetNames(fields)
-    const result: ShardHits = { total: found.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
-    if (found.length > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.map((d) => d.number), asOf)
+    const result: ShardHits = { total: found.count, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
+    if (found.count > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.bitmap, asOf)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }
@@ -287,7 +366,7 @@ export class NativeEngine implements SearchEngine {
     // Scores are minus the relevance.
     const result: ShardHits = { total: answer.total, hits: answer.page.map((m, i) => ({ urn: page[i]!, score: -m.score || 0 })), facets: [] }
     const names = facetNames(fields)
-    if (answer.total > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, answer.numbers, asOf)
+    if (answer.total > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, countable(answer.numbers), asOf)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }
@@ -298,7 +377,7 @@ export class NativeEngine implements SearchEngine {
   }
 
   /** The facet counts of a result, counted here from its documents (a bitmap or their numbers) as of `asOf`. */
-  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | number[], asOf: number): Promise<FacetCounts> {
+  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | readonly number[], asOf: number): Promise<FacetCounts> {
     return { shard, counts: await this.mirror.countFacets(shard, entity.name, documents, asOf) }
   }
 
@@ -365,39 +444,24 @@ export class NativeEngine implements SearchEngine {
    * (START_WITH and the ranges too, read in their order); other criteria unchanged. Urns compare without regard to
    * case; field values are lower-cased already.
    */
-  private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Resolved[]> {
+  private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Criterion[]> {
     const fields = this.registry.searchFields(entity)
     return Promise.all(criteria.map(async (c) => {
-      const spec = fields.get(c.field)
-      const paired = !c.numeric && spec !== undefined && pairedField(spec)
-      const inside = c.condition === 'CONTAIN' || c.condition === 'END_WITH'
-      // A paired field answers START_WITH and the ranges from its pairs' order (indexMirror.ts urnsInOrder).
-      if (c.numeric || !(inside || (paired && isRangeCondition(c.condition)))) return c
+      // A paired field's documents, each once; their urns: the script makes them one set (URNS) rather than reading
+      // a posting each.
+      if (pairedCondition(fields, c)) return { ...c, field: 'urn', condition: URNS, values: await this.pairedUrns(shard, entity, c, asOf) }
+      if (c.numeric || !(c.condition === 'CONTAIN' || c.condition === 'END_WITH')) return c
+      // Values found (urns for the urn field).
       const field = c.field === 'urn' ? URN_LEXICON : c.field
-      const broad = (value: string, n: number) => tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, n, this.maxValuesPerShard, this.maxValues)
-      if (!paired) {
-        // Values found (urns for the urn field).
-        const found = new Set<string>()
-        for (const value of c.values) {
-          for (const v of await this.mirror.find(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', value.toLowerCase(), asOf)) found.add(v)
-          if (found.size > this.maxValuesPerShard) throw broad(value, found.size)
-        }
-        return { ...c, condition: 'EQUAL', values: [...found] }
-      }
-      // A paired field's documents, each once (by its number: one per urn in a shard).
-      const documents: PairedDocument[] = []
-      const seen = new Set<number>()
+      const found = new Set<string>()
       for (const value of c.values) {
-        const needle = value.toLowerCase()
-        const found = inside ? await this.mirror.findUrns(shard, entity.name, field, c.condition as 'CONTAIN' | 'END_WITH', needle, asOf)
-          : await this.mirror.urnsInOrder(shard, entity.name, field, c.condition as RangeCondition, needle, this.maxValuesPerShard, asOf)
-        for (const d of found) if (!seen.has(d.number)) { seen.add(d.number); documents.push(d) }
-        if (documents.length > this.maxValuesPerShard) throw broad(value, documents.length)
+        for (const v of await this.mirror.find(shard, entity.name, field, c.condition, value.toLowerCase(), asOf)) found.add(v)
+        if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
       }
-      // Their urns: the script makes them one set (URNS) rather than reading a posting each.
-      return { ...c, field: 'urn', condition: URNS, values: documents.map((d) => d.urn), documents }
+      return { ...c, condition: 'EQUAL', values: [...found] }
     }))
   }
+
 
   async autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]> {
     const target = this.scriptTarget(shard, query.entity)

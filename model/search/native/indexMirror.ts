@@ -31,7 +31,8 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { FacetCopy, FacetValues, type ValueCounts } from './facetCopy.ts'
-import { LexiconCopy, type RangeCondition } from './lexiconCopy.ts'
+import { LexiconCopy } from './lexiconCopy.ts'
+import { pairOf, PairsCopy } from './pairsCopy.ts'
 import { WordCopy } from './wordCopy.ts'
 import { lexRange } from '../../store/lexRange.ts'
 
@@ -45,15 +46,6 @@ const FACETS = '\u0000facets'
 const WORDS = '\u0000words'
 /** The part that holds a paired field's `value \0 urn \0 document number` pairs: this, then the field's name. */
 const PAIRS = '\u0000pairs\u0000'
-/** A pair's value (lower-cased already), urn and document number. */
-const pairValue = (pair: string) => pair.slice(0, pair.indexOf('\u0000'))
-const pairUrn = (pair: string) => pair.slice(pair.indexOf('\u0000') + 1, pair.lastIndexOf('\u0000'))
-const pairNumber = (pair: string) => Number(pair.slice(pair.lastIndexOf('\u0000') + 1))
-const pairOf = (value: string, urn: string, number: string | number) => `${value}\u0000${urn}\u0000${number}`
-
-/** A document found by its value of a paired field: its urn and number. */
-export interface PairedDocument { urn: string; number: number }
-const pairedDocument = (pair: string): PairedDocument => ({ urn: pairUrn(pair), number: pairNumber(pair) })
 /** Values, documents or log entries one command reads. */
 const STEP = 1000
 
@@ -202,21 +194,11 @@ export class IndexMirror {
   }
 
   /**
-   * The urns of `entityType`'s index in `shard` whose value of `field`, a paired field (pairedField), contains `needle`
-   * (CONTAIN) or ends with it (END_WITH), current as of `asOf` as for find. `needle` is lower-cased.
+   * The copy of the pairs of `entityType`'s index in `shard` for `field`, a paired field (pairedField), current as of
+   * `asOf` as for find.
    */
-  async findUrns(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string, asOf = performance.now()): Promise<PairedDocument[]> {
-    const copy = await this.current(shard, entityType, PAIRS + field, asOf)
-    return (copy.lexicons.get(PAIRS + field)?.find(condition, needle) ?? []).map(pairedDocument)
-  }
-
-  /**
-   * The urns whose value of a paired field starts with `v` or is above or below it (as findUrns), read from the
-   * pairs in their values' order: at most `limit` + 1 (more than `limit` tells the caller it is too broad).
-   */
-  async urnsInOrder(shard: number, entityType: string, field: string, condition: RangeCondition, v: string, limit: number, asOf = performance.now()): Promise<PairedDocument[]> {
-    const copy = await this.current(shard, entityType, PAIRS + field, asOf)
-    return (copy.lexicons.get(PAIRS + field)?.inOrder(condition, v, limit) ?? []).map(pairedDocument)
+  async pairsOf(shard: number, entityType: string, field: string, asOf = performance.now()): Promise<PairsCopy | undefined> {
+    return (await this.current(shard, entityType, PAIRS + field, asOf)).lexicons.get(PAIRS + field) as PairsCopy | undefined
   }
 
   /**
@@ -225,8 +207,13 @@ export class IndexMirror {
    * `asOf` (as for find).
    */
   async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], asOf = performance.now()): Promise<ValueCounts> {
-    const facets = (await this.current(shard, entityType, FACETS, asOf)).facets!
+    const facets = await this.facetsOf(shard, entityType, asOf)
     return Buffer.isBuffer(documents) ? facets.countBitmap(documents) : facets.countNumbers(documents)
+  }
+
+  /** The copy of the documents' facet values of `entityType`'s index in `shard`, current as of `asOf` (as for find). */
+  async facetsOf(shard: number, entityType: string, asOf = performance.now()): Promise<FacetCopy> {
+    return (await this.current(shard, entityType, FACETS, asOf)).facets!
   }
 
   /** The facet values of `entityType`, with the ids its copies count them by in every shard. */
@@ -435,7 +422,7 @@ export class IndexMirror {
    * numbers.
    */
   private async copyPairs(copy: IndexCopy, field: string): Promise<void> {
-    const pairs = new LexiconCopy(pairValue)
+    const pairs = new PairsCopy()
     for await (const page of this.lexiconPages(this.keys.nativeIndex(copy.shard, copy.entityType, 'vals', field))) {
       const postings = await this.pipelined(page, (pipeline, v) => pipeline.call('ZUNION', '1', this.keys.nativeIndex(copy.shard, copy.entityType, 'kw', `${field}\u0000${v}`)))
       const found: [string, string][] = page.flatMap((v, i) => (postings[i] as string[]).map((urn): [string, string] => [v, urn]))

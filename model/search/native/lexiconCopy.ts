@@ -9,9 +9,7 @@
  * needle reversed (a binary search, then the matches). CONTAIN of a needle of three or more code units reads, from
  * its first use on, the values under the needle's rarest trigram (trigrams.ts) rather than every block: at 100,000
  * names a word of the vocabulary is checked against a few thousand values, and the cost does not grow with the
- * lexicon but with the values sharing that trigram. A lexicon of pairs (a name, its urn and document number, whose
- * order is their names') also keeps its values in order, where a prefix or a range is read from a binary search on
- * (inOrder).
+ * lexicon but with the values sharing that trigram. A paired field's lexicon keeps more (pairsCopy.ts).
  */
 import { SortedEntries } from './sortedEntries.ts'
 import { Trigrams } from './trigrams.ts'
@@ -35,8 +33,6 @@ export class LexiconCopy {
   private readonly lowerOf: (value: string) => string
   /** `reversed lower-cased value END_SEP value` of every value, in order (END_WITH); built on first use. */
   private ends?: SortedEntries
-  /** The values in order (inOrder: pairs, which begin with their compared form); built on first use. */
-  private order?: SortedEntries
   /** Positions by trigram (CONTAIN of three code units or more); built on first use, again after many deletes. */
   private grams?: Trigrams
   /** Deletes since `grams` was built: each may leave stale entries there. */
@@ -54,22 +50,23 @@ export class LexiconCopy {
     return this.values.length
   }
 
-  add(value: string): void {
-    if (this.index.has(value)) return
+  /** Adds a value; false when it was there already. */
+  add(value: string): boolean {
+    if (this.index.has(value)) return false
     this.index.set(value, this.values.length)
     this.values.push(value)
     this.lowers.push(this.lowerOf(value))
     this.stale(this.values.length - 1)
     this.grams?.add(this.values.length - 1, this.lowers[this.lowers.length - 1]!)
     this.ends?.add(endEntry(this.lowers[this.lowers.length - 1]!, value))
-    this.order?.add(value)
+    return true
   }
 
-  delete(value: string): void {
+  /** Removes a value; false when it was not there. */
+  delete(value: string): boolean {
     const at = this.index.get(value)
-    if (at === undefined) return
+    if (at === undefined) return false
     this.ends?.delete(endEntry(this.lowers[at]!, value))
-    this.order?.delete(value)
     // The last value takes the place of the removed one.
     const last = this.values.length - 1
     if (at !== last) {
@@ -85,6 +82,7 @@ export class LexiconCopy {
     this.stale(last)
     // Once deletes could have left more stale entries than there are values, the lists are built anew on next use.
     if (this.grams && ++this.deletesSinceGrams > this.values.length) this.grams = undefined
+    return true
   }
 
   /** The values whose lower-cased form contains `needle` (CONTAIN) or ends with it (END_WITH); `needle` lower-cased. */
@@ -92,33 +90,15 @@ export class LexiconCopy {
     return condition === 'END_WITH' ? this.endingWith(needle) : this.containing(needle)
   }
 
-  /**
-   * The values whose compared form is above (GREATER_THAN...), below (LESS_THAN...) or starts with (START_WITH) `v`,
-   * for a lexicon whose values begin with their compared form (pairs `value \0 urn`, whose order is then the order
-   * of their values), read in that order: at most `limit` + 1 (more than `limit` tells the caller it is too broad).
-   */
-  inOrder(condition: RangeCondition, v: string, limit: number): string[] {
-    const found: string[] = []
-    const below = condition === 'LESS_THAN' || condition === 'LESS_THAN_OR_EQUAL_TO'
-    const keep = IN_ORDER[condition]
-    this.valueOrder().scan(below ? '' : v, (value) => {
-      const lower = this.lowerOf(value)
-      if (keep(lower, v)) found.push(value)
-      else if (below || condition === 'START_WITH' || lower > v) return false
-      return found.length <= limit
-    })
-    return found
-  }
-
-  /** Builds now what CONTAIN, END_WITH and inOrder build on their first use. */
+  /** Builds now what CONTAIN and END_WITH build on their first use. */
   prepare(): void {
     this.trigrams()
     this.endOrder()
-    this.valueOrder()
   }
 
-  private valueOrder(): SortedEntries {
-    return (this.order ??= new SortedEntries([...this.values]))
+  /** A copy of every value. */
+  protected allValues(): string[] {
+    return [...this.values]
   }
 
   private endOrder(): SortedEntries {
@@ -235,17 +215,5 @@ const reversed = (s: string): string => s.split('').reverse().join('')
 /** A value's END_WITH entry: its lower-cased form reversed, then the value. */
 const endEntry = (lower: string, value: string): string => `${reversed(lower)}${END_SEP}${value}`
 
-/** The conditions inOrder answers. */
+/** The conditions a paired field's order answers (pairsCopy.ts). */
 export type RangeCondition = 'START_WITH' | 'GREATER_THAN' | 'GREATER_THAN_OR_EQUAL_TO' | 'LESS_THAN' | 'LESS_THAN_OR_EQUAL_TO'
-
-/** Whether a compared form meets a condition on `v` (as Redis compares the lexicon's bytes: code units here). */
-const IN_ORDER: Record<RangeCondition, (lower: string, v: string) => boolean> = {
-  START_WITH: (lower, v) => lower.startsWith(v),
-  GREATER_THAN: (lower, v) => lower > v,
-  GREATER_THAN_OR_EQUAL_TO: (lower, v) => lower >= v,
-  LESS_THAN: (lower, v) => lower < v,
-  LESS_THAN_OR_EQUAL_TO: (lower, v) => lower <= v,
-}
-
-/** Whether inOrder answers `condition`. */
-export const isRangeCondition = (condition: string): condition is RangeCondition => Object.hasOwn(IN_ORDER, condition)

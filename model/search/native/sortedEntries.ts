@@ -1,8 +1,8 @@
 /**
  * Strings kept in code-unit order while they keep changing, read in order from any point (lexiconCopy.ts: the
- * END_WITH order, and the order of a name's pairs for START_WITH and ranges). Most entries are in one sorted array;
- * the latest additions wait in a short sorted list, and removals in a set, until together they exceed a sixty-fourth
- * of the entries (at least MIN_PENDING): then one pass merges them. An insertion into the large array itself moves
+ * END_WITH order; pairsCopy.ts: the order of a name's pairs for START_WITH and ranges, and of their urns). Most
+ * entries are in one sorted array; the latest additions wait in a short sorted list, and removals are marked by
+ * position, until together they exceed a sixty-fourth of the entries (at least MIN_PENDING): then one pass merges them. An insertion into the large array itself moves
  * half of it on average, which a load of a million names would have paid a million times; here each change costs
  * a binary search and a move within the short list, and the merges about 64 entry moves per change.
  */
@@ -14,16 +14,27 @@ export class SortedEntries {
   private sorted: string[]
   /** Additions not merged yet, sorted. */
   private pending: string[] = []
-  /** Entries of `sorted` removed since the last merge. */
-  private readonly removed = new Set<string>()
+  /** Per entry of `sorted`, 1 once removed (until the next merge), and how many are. */
+  private removed: Uint8Array
+  private removals = 0
+  /** Each entry's number (numberOf), beside `sorted`: read without reading the entries (numbersWithin). */
+  private readonly numberOf?: (entry: string) => number
+  private numbers?: Int32Array
 
-  constructor(entries: string[]) {
+  /** `numberOf`: a number each entry carries (a document's), kept beside the entries for numbersWithin. */
+  constructor(entries: string[], numberOf?: (entry: string) => number) {
+    this.numberOf = numberOf
     this.sorted = entries.sort(byCodeUnits)
+    this.removed = new Uint8Array(this.sorted.length)
+    this.numbers = numberOf && Int32Array.from(this.sorted, numberOf)
   }
 
   add(entry: string): void {
-    if (this.removed.delete(entry)) return
-    if (has(this.sorted, entry)) return
+    const i = lowerBound(this.sorted, entry)
+    if (this.sorted[i] === entry) {
+      if (this.removed[i] === 1) { this.removed[i] = 0; this.removals-- }
+      return
+    }
     const at = lowerBound(this.pending, entry)
     if (this.pending[at] === entry) return
     this.pending.splice(at, 0, entry)
@@ -32,11 +43,15 @@ export class SortedEntries {
 
   delete(entry: string): void {
     const at = lowerBound(this.pending, entry)
-    if (this.pending[at] === entry) this.pending.splice(at, 1)
-    else if (has(this.sorted, entry)) {
-      this.removed.add(entry)
-      this.settle()
+    if (this.pending[at] === entry) {
+      this.pending.splice(at, 1)
+      return
     }
+    const i = lowerBound(this.sorted, entry)
+    if (this.sorted[i] !== entry || this.removed[i] === 1) return
+    this.removed[i] = 1
+    this.removals++
+    this.settle()
   }
 
   /** Visits the entries not below `from` in order, while `visit` answers true. */
@@ -44,7 +59,7 @@ export class SortedEntries {
     let i = lowerBound(this.sorted, from)
     let j = lowerBound(this.pending, from)
     for (;;) {
-      while (i < this.sorted.length && this.removed.has(this.sorted[i]!)) i++
+      while (this.removals > 0 && i < this.sorted.length && this.removed[i] === 1) i++
       const a = this.sorted[i]
       const b = this.pending[j]
       if (a === undefined && b === undefined) return
@@ -53,37 +68,81 @@ export class SortedEntries {
     }
   }
 
+  /**
+   * The numbers (numberOf) of the entries not below `from` for which `within` holds, `within` holding for a stretch
+   * of the order from `from` on and for none after it: found by binary searches, and read from the numbers kept beside
+   * the entries (the entries themselves are not read, but for the waiting additions).
+   */
+  numbersWithin(from: string, within: (entry: string) => boolean): Int32Array {
+    const numbers = this.numbers!
+    const begin = lowerBound(this.sorted, from)
+    const end = stretchEnd(this.sorted, begin, within)
+    const pendingBegin = lowerBound(this.pending, from)
+    let pendingEnd = pendingBegin
+    while (pendingEnd < this.pending.length && within(this.pending[pendingEnd]!)) pendingEnd++
+    const out = new Int32Array(end - begin + pendingEnd - pendingBegin)
+    let k = 0
+    if (this.removals === 0) {
+      out.set(numbers.subarray(begin, end))
+      k = end - begin
+    } else {
+      for (let i = begin; i < end; i++) if (this.removed[i] === 0) out[k++] = numbers[i]!
+    }
+    for (let j = pendingBegin; j < pendingEnd; j++) out[k++] = this.numberOf!(this.pending[j]!)
+    return out.subarray(0, k)
+  }
+
   /** Merges the waiting changes once they are many. */
   private settle(): void {
-    if (this.pending.length + this.removed.size <= Math.max(MIN_PENDING, this.sorted.length >> 6)) return
+    if (this.pending.length + this.removals <= Math.max(MIN_PENDING, this.sorted.length >> 6)) return
     const merged: string[] = []
     this.scan('', (entry) => { merged.push(entry); return true })
     this.sorted = merged
     this.pending = []
-    this.removed.clear()
+    this.removed = new Uint8Array(merged.length)
+    this.removals = 0
+    this.numbers = this.numberOf && Int32Array.from(merged, this.numberOf)
   }
+}
+
+/** The first position from `begin` on of sorted `list` where `within` no longer holds (it holds for a stretch, then not). */
+function stretchEnd(list: readonly string[], begin: number, within: (entry: string) => boolean): number {
+  let lo = begin
+  let hi = list.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (within(list[mid]!)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
 }
 
 /** Code-unit order (as `<` compares strings). */
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /**
- * The first `k` of `strings` in code-unit order: a sorted list of the best k so far, which most strings pass by one
- * comparison with its last (O(n) for a page of a large result, where sorting them all is O(n log n)).
+ * The first `k` of `items` in the code-unit order of their `key`s: a sorted list of the best k so far, which most
+ * items pass by one comparison with its last (O(n) for a page of a large result, where sorting them all is O(n log n)).
  */
-export function firstInOrder(strings: string[], k: number): string[] {
+export function firstInOrder<T>(items: T[], k: number, key: (item: T) => string): T[] {
   if (k <= 0) return []
-  if (4 * k >= strings.length) return strings.sort(byCodeUnits).slice(0, k)
-  const best: string[] = []
-  for (const s of strings) {
+  if (4 * k >= items.length) return items.map((item) => [key(item), item] as const).sort((a, b) => byCodeUnits(a[0], b[0])).slice(0, k).map((e) => e[1])
+  const best: T[] = []
+  const keys: string[] = []
+  for (const item of items) {
+    const s = key(item)
     if (best.length === k) {
-      if (s >= best[k - 1]!) continue
+      if (s >= keys[k - 1]!) continue
       best.pop()
+      keys.pop()
     }
-    best.splice(lowerBound(best, s), 0, s)
+    const at = lowerBound(keys, s)
+    keys.splice(at, 0, s)
+    best.splice(at, 0, item)
   }
   return best
 }
+
 
 /** The first position of sorted `list` whose entry is not below `key`. */
 export function lowerBound(list: readonly string[], key: string): number {
@@ -96,5 +155,3 @@ export function lowerBound(list: readonly string[], key: string): number {
   }
   return lo
 }
-
-const has = (list: readonly string[], entry: string): boolean => list[lowerBound(list, entry)] === entry

@@ -5,11 +5,6 @@
  * (one word: its posting; several: the rarest word's documents, each kept or dropped by a byte per other word), in
  * this process, not Redis's.
  */
-import type { SearchField } from '../../registry.ts'
-import { urnId } from '../../urn.ts'
-import type { FilterGroups } from '../types.ts'
-import { FIELD_SEP, VALUE_SEP } from './entries.ts'
-import type { FacetCopy } from './facetCopy.ts'
 import { byCodeUnits } from './sortedEntries.ts'
 import type { WordCopy } from './wordCopy.ts'
 
@@ -156,42 +151,4 @@ function* merged(copy: WordCopy, ids: readonly number[]): Generator<[number, num
     const next = head(h.k, h.at + 1)
     if (next) push(next)
   }
-}
-
-/** A filter criterion a gateway checks on its copy of the facet values: one of `values` (lower-cased) in `field`. */
-export interface FacetCriterion { field: string; values: string[]; negated: boolean; urn: boolean }
-
-/**
- * The filter as criteria on facet values, when every criterion is one (EQUAL on a facet field, its values free of
- * the facet line's separators); else null (the script resolves the filter: engine.ts filterDocuments).
- */
-export function facetFilterOf(fields: ReadonlyMap<string, SearchField>, filter: FilterGroups): FacetCriterion[][] | null {
-  const groups: FacetCriterion[][] = []
-  for (const group of filter) {
-    const criteria: FacetCriterion[] = []
-    for (const c of group) {
-      const spec = fields.get(c.field)
-      if (c.condition !== 'EQUAL' || c.numeric || !spec?.facet || c.field === 'urn') return null
-      const values = c.values.map((v) => v.toLowerCase())
-      if (values.some((v) => v.includes(FIELD_SEP) || v.includes(VALUE_SEP))) return null
-      criteria.push({ field: c.field, values, negated: c.negated, urn: spec.type === 'URN' })
-    }
-    groups.push(criteria)
-  }
-  return groups
-}
-
-/**
- * Which documents the criteria accept (undefined: no filter), from their facet values: groups are OR-ed, a group's
- * criteria AND-ed. A URN field's value also matches by its id (`s3` for `urn:svc:dataPlatform:s3`), as its
- * postings do (documentOps.ts aliases).
- */
-export function facetFilter(facets: FacetCopy, groups: readonly FacetCriterion[][]): ((number: number) => boolean) | undefined {
-  if (groups.length === 0) return undefined
-  const checks = groups.map((group) => group.map((c) => {
-    const wanted = new Set(c.values)
-    const ids = facets.valueIds(c.field, (lower) => wanted.has(lower) || (c.urn && wanted.has(urnId(lower).toLowerCase())))
-    return { ids, negated: c.negated }
-  }))
-  return (number) => checks.some((group) => group.every((c) => facets.hasAny(number, c.ids) !== c.negated))
 }

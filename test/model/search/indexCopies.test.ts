@@ -1,13 +1,15 @@
 /**
  * The pure parts of the native engine's gateway copy (model/search/native/lexiconCopy.ts, facetCopy.ts): searching a
  * lexicon by block strings and by trigrams finds exactly what comparing every value finds, through adds and deletes
- * that cross blocks and rebuild the trigram lists, and so do prefixes and ranges read from the order of pairs
- * (sortedEntries.ts, through its merges); facet counts from a bitmap equal counting each document's values.
+ * that cross blocks and rebuild the trigram lists, and so do prefixes and ranges read from the order of pairs, their
+ * documents' numbers, and pages read in their urns' order (pairsCopy.ts, sortedEntries.ts, through its merges); facet
+ * counts from a bitmap equal counting each document's values.
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FacetCopy, FacetValues } from '../../../model/search/native/facetCopy.ts'
 import { LexiconCopy, type RangeCondition } from '../../../model/search/native/lexiconCopy.ts'
+import { PairsCopy } from '../../../model/search/native/pairsCopy.ts'
 import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
 import { byCodeUnits, firstInOrder } from '../../../model/search/native/sortedEntries.ts'
 
@@ -54,31 +56,45 @@ test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, thro
   assert.is(copy.size, held.size)
 })
 
-test('pairs in order: START_WITH and the ranges equal a comparison of every pair, through adds, deletes and merges', () => {
+test('pairs in order: START_WITH and the ranges (pairs and numbers), pages in urn order and urns by number equal a comparison of every pair, through adds, deletes and merges', () => {
   const rnd = random(11)
   const letters = 'abcxyz_1'
   const name = () => Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => letters[Math.floor(rnd() * letters.length)]).join('')
-  const pair = () => `${name()}\u0000urn:svc:dataset:${Math.floor(rnd() * 50_000)}`
-  const copy = new LexiconCopy((p) => p.slice(0, p.indexOf('\u0000')))
+  // Document k is urn:svc:dataset:k; some have two names.
+  const urnOf = (k: number) => `urn:svc:dataset:${k}`
+  const pair = () => { const k = Math.floor(rnd() * 3000); return `${name()}\u0000${urnOf(k)}\u0000${k}` }
+  const copy = new PairsCopy()
   const held = new Set<string>()
   const nameOf = (p: string) => p.slice(0, p.indexOf('\u0000'))
+  const numberOf = (p: string) => Number(p.slice(p.lastIndexOf('\u0000') + 1))
   const tests: Record<RangeCondition, (n: string, v: string) => boolean> = {
     START_WITH: (n, v) => n.startsWith(v), GREATER_THAN: (n, v) => n > v, GREATER_THAN_OR_EQUAL_TO: (n, v) => n >= v,
     LESS_THAN: (n, v) => n < v, LESS_THAN_OR_EQUAL_TO: (n, v) => n <= v,
   }
   const check = () => {
-    for (const v of ['', 'a', 'ab', 'b', 'c_1', 'x', 'zz', 'zzzzzz', '1']) {
+    // The last two hold the pairs' separator, which no value holds.
+    for (const v of ['', 'a', 'ab', 'b', 'c_1', 'x', 'zz', 'zzzzzz', '1', 'ab\u0000z', 'x\u0000']) {
       for (const [cond, test] of Object.entries(tests) as [RangeCondition, (n: string, v: string) => boolean][]) {
         const naive = [...held].filter((p) => test(nameOf(p), v)).sort()
         assert.equal(copy.inOrder(cond, v, Infinity).sort(), naive, `${cond} ${JSON.stringify(v)}`)
         const few = copy.inOrder(cond, v, 3)
         assert.ok(few.length === Math.min(naive.length, 4) && few.every((p) => test(nameOf(p), v)), `${cond} ${JSON.stringify(v)} limited`)
+        assert.equal([...copy.numbersInOrder(cond, v)].sort((a, b) => a - b), naive.map(numberOf).sort((a, b) => a - b), `${cond} ${JSON.stringify(v)} numbers`)
+      }
+    }
+    const documents = [...new Set([...held].map(numberOf))]
+    for (let k = 0; k < 3000; k++) assert.is(copy.urnOf(k), documents.includes(k) ? urnOf(k) : undefined, `urn of ${k}`)
+    for (const share of [1, 0.5, 0.01]) {
+      const accepted = new Set(documents.filter(() => rnd() < share))
+      const inOrder = [...accepted].map(urnOf).sort()
+      for (const [from, count] of [[0, 10], [5, 7], [inOrder.length - 3, 10]] as const) {
+        assert.equal(copy.pageByUrn((n) => accepted.has(n), from, count), inOrder.slice(Math.max(0, from), from + count), `page ${from} of ${share}`)
       }
     }
   }
   for (let i = 0; i < 2000; i++) { const p = pair(); copy.add(p); held.add(p) }
   check()
-  // Enough changes after the order was built to merge its waiting changes several times.
+  // Enough changes after the orders were built to merge their waiting changes several times.
   for (let round = 0; round < 3; round++) {
     for (const p of [...held]) if (rnd() < 0.4) { copy.delete(p); held.delete(p) }
     for (let i = 0; i < 1500; i++) { const p = pair(); copy.add(p); held.add(p) }
@@ -151,7 +167,7 @@ test('the first k strings in code-unit order equal sorting them all, for any k, 
   const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
   const strings = Array.from({ length: 2000 }, () => `urn:x:${Math.floor(random() * 1500).toString(36)}${random() < 0.1 ? 'Z' : ''}`)
   for (const k of [0, 1, 10, 37, 499, 500, 501, 1999, 2000, 5000]) {
-    assert.equal(firstInOrder([...strings], k), [...strings].sort(byCodeUnits).slice(0, k), `k = ${k}`)
+    assert.equal(firstInOrder([...strings], k, (s) => s), [...strings].sort(byCodeUnits).slice(0, k), `k = ${k}`)
   }
 })
 

@@ -1,9 +1,11 @@
 /**
  * Queries of words answered from a gateway's copy of the words (model/search/native/wordCopy.ts, wordQuery.ts),
- * through the service on the pass's real Redis, with the two ways a filter is applied to them: facet values checked
- * on the copy of the facet values, and any other filter resolved to its documents by the search script. Each answer
- * with facet values alone equals the answer with a criterion every document meets added (which only the script
- * resolves), in order, total and facets, and stays so after words change, documents leave and come back.
+ * through the service on the pass's real Redis, with the two ways a filter is applied to them: facet values and
+ * names' conditions checked on the copies (model/search/native/localFilter.ts; a match-all query with a name's
+ * condition is answered from its documents too), and any other filter resolved to its documents by the search
+ * script. Each answer with such criteria alone equals the answer with a criterion every document meets added (which
+ * only the script resolves), in order, total and facets, and stays so after words change, documents leave and come
+ * back.
  */
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -61,6 +63,14 @@ const QUERIES: Query[] = [
   { input: 'daily', groups: [[{ field: 'tags', condition: 'EQUAL', values: ['urn:svc:tag:Gold', 'urn:svc:tag:PII'] }]] },
   { input: 'daily', groups: [[{ field: 'tags', condition: 'EQUAL', value: 'urn:svc:tag:gold', negated: true }]] },
   { input: 'rev', groups: [[{ field: 'tags', condition: 'EQUAL', value: 'urn:svc:tag:Silver' }], [{ field: 'platform', condition: 'EQUAL', value: 'hive' }]] },
+  // Names' conditions, checked on the copy of the pairs (localFilter.ts), with words and without.
+  { input: 'orders', groups: [[{ field: 'name', condition: 'CONTAIN', value: 'user' }]] },
+  { input: 'daily', groups: [[{ field: 'name', condition: 'GREATER_THAN', value: 'order' }, { field: 'platform', condition: 'EQUAL', value: 'hive' }]] },
+  { input: '*', groups: [[{ field: 'name', condition: 'START_WITH', value: 'ord' }]] },
+  { input: '*', start: 2, groups: [[{ field: 'name', condition: 'CONTAIN', value: 'ly' }, { field: 'tags', condition: 'EQUAL', value: 'urn:svc:tag:Gold' }]] },
+  { input: '*', groups: [[{ field: 'name', condition: 'END_WITH', value: '1' }], [{ field: 'name', condition: 'LESS_THAN', value: 'e' }]] },
+  { input: '*', groups: [[{ field: 'name', condition: 'CONTAIN', value: 'user', negated: true }, { field: 'name', condition: 'START_WITH', value: 'r' }]] },
+  { input: '*', groups: [[{ field: 'name', condition: 'CONTAIN', value: 'nothing' }]] },
 ]
 
 async function sameAnswers(svc: TestService, when: string): Promise<void> {

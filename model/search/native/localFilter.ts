@@ -1,0 +1,146 @@
+/**
+ * A filter a gateway checks on its own copies of the index (indexMirror.ts), with nothing of it sent to Redis:
+ * criteria on facet values (EQUAL on a facet field), checked on the copy of the documents' facet values, and
+ * conditions on a paired field (a name's CONTAIN, END_WITH, START_WITH or range), whose documents the copy of the
+ * field's pairs finds. As the documents never reach a script, their number is not bounded by MAX_FILTER_VALUES: a
+ * `name GREATER_THAN` matching half the catalogue is answered, at a cost in this process that grows with its matches
+ * (reading them in the pairs' order, the page's urns, the facet counts), and none in Redis. Any other criterion (a
+ * numeric range, EQUAL on a field without facets, the urn) leaves the whole filter to the search script.
+ */
+import { pairedField } from './indexMirror.ts'
+import { isRangeCondition } from './pairsCopy.ts'
+import type { SearchField } from '../../registry.ts'
+import { urnId } from '../../urn.ts'
+import type { Criterion, FilterGroups } from '../types.ts'
+import { FIELD_SEP, VALUE_SEP } from './entries.ts'
+import type { FacetCopy } from './facetCopy.ts'
+
+/** A filter criterion checked on the copy of the facet values: one of `values` (lower-cased) in `field`. */
+export interface FacetCriterion { field: string; values: string[]; negated: boolean; urn: boolean }
+
+/** A criterion as the gateway checks it: on facet values, or a paired field's condition (resolved to documents). */
+export type LocalCriterion = { facet: FacetCriterion } | { paired: Criterion }
+
+/** Document numbers, a document's possibly more than once (one per pair of a paired field it matches by). */
+export type Numbers = readonly number[] | Int32Array
+
+/**
+ * A local criterion once its paired condition is resolved to the numbers of the documents it matches (`field`: the
+ * paired field, whose copy has their urns).
+ */
+export type ResolvedCriterion = { facet: FacetCriterion } | { numbers: Numbers; field: string; negated: boolean }
+
+/** The criterion as one on facet values (EQUAL on a facet field, values free of the facet line's separators), or null. */
+function facetCriterionOf(fields: ReadonlyMap<string, SearchField>, c: Criterion): FacetCriterion | null {
+  const spec = fields.get(c.field)
+  if (c.condition !== 'EQUAL' || c.numeric || !spec?.facet || c.field === 'urn') return null
+  const values = c.values.map((v) => v.toLowerCase())
+  if (values.some((v) => v.includes(FIELD_SEP) || v.includes(VALUE_SEP))) return null
+  return { field: c.field, values, negated: c.negated, urn: spec.type === 'URN' }
+}
+
+/** Whether a criterion is a condition on a paired field that its copy of the pairs answers. */
+export function pairedCondition(fields: ReadonlyMap<string, SearchField>, c: Criterion): boolean {
+  const spec = fields.get(c.field)
+  if (c.numeric || spec === undefined || !pairedField(spec)) return false
+  return c.condition === 'CONTAIN' || c.condition === 'END_WITH' || isRangeCondition(c.condition)
+}
+
+/** The filter as local criteria when every criterion is one; else null (the script resolves it). */
+export function localCriteriaOf(fields: ReadonlyMap<string, SearchField>, filter: FilterGroups): LocalCriterion[][] | null {
+  const groups: LocalCriterion[][] = []
+  for (const group of filter) {
+    const criteria: LocalCriterion[] = []
+    for (const c of group) {
+      const facet = facetCriterionOf(fields, c)
+      if (facet) criteria.push({ facet })
+      else if (pairedCondition(fields, c)) criteria.push({ paired: c })
+      else return null
+    }
+    groups.push(criteria)
+  }
+  return groups
+}
+
+/** Document numbers as a byte per number (1: one of them), for checks by number. */
+export function marksOf(numbers: Numbers): Uint8Array {
+  let max = -1
+  for (const n of numbers) if (n > max) max = n
+  const marks = new Uint8Array(max + 1)
+  for (const n of numbers) marks[n] = 1
+  return marks
+}
+
+/**
+ * Which documents the resolved criteria accept (undefined: no filter): groups are OR-ed, a group's criteria AND-ed.
+ * A URN field's value also matches by its id (`s3` for `urn:svc:dataPlatform:s3`), as its postings do
+ * (documentOps.ts aliases).
+ */
+export function localCheck(facets: FacetCopy, groups: readonly ResolvedCriterion[][]): ((number: number) => boolean) | undefined {
+  if (groups.length === 0) return undefined
+  const checks = groups.map((group) => group.map((c): ((number: number) => boolean) => {
+    if ('numbers' in c) {
+      const marks = marksOf(c.numbers)
+      return (n) => (marks[n] === 1) !== c.negated
+    }
+    const wanted = new Set(c.facet.values)
+    const ids = facets.valueIds(c.facet.field, (lower) => wanted.has(lower) || (c.facet.urn && wanted.has(urnId(lower).toLowerCase())))
+    return (n) => facets.hasAny(n, ids) !== c.facet.negated
+  }))
+  return (number) => checks.some((group) => group.every((check) => check(number)))
+}
+
+/** The documents a query without words may be answered from, and the paired fields whose copies have their urns. */
+export interface Candidates { numbers: Numbers; fields: string[] }
+
+/**
+ * The documents a query without words may be answered from: in each group, the shortest list of a paired condition
+ * not negated, and their union over the groups; undefined when a group has none (its documents are every document
+ * with the facet values: the script answers those from its postings).
+ */
+export function localCandidates(groups: readonly ResolvedCriterion[][]): Candidates | undefined {
+  if (groups.length === 0) return undefined
+  const lists: { numbers: Numbers; field: string }[] = []
+  for (const group of groups) {
+    let shortest: { numbers: Numbers; field: string } | undefined
+    for (const c of group) if ('numbers' in c && !c.negated && (!shortest || c.numbers.length < shortest.numbers.length)) shortest = c
+    if (!shortest) return undefined
+    lists.push(shortest)
+  }
+  const fields = [...new Set(lists.map((l) => l.field))]
+  return { numbers: lists.length === 1 ? lists[0]!.numbers : lists.flatMap((l) => [...l.numbers]), fields }
+}
+
+/** A set of documents: bit n is document n (most significant bit first, as Redis's SETBIT numbers them), and how many. */
+export interface DocumentSet { bitmap: Buffer; count: number }
+
+/** The documents of `numbers` that `accept` takes (every one without it), each once. */
+export function documentSet(numbers: Numbers, accept?: (number: number) => boolean): DocumentSet {
+  let max = -1
+  for (const n of numbers) if (n > max) max = n
+  const bitmap = Buffer.alloc((max >> 3) + 1)
+  let count = 0
+  for (const n of numbers) {
+    const bit = 0x80 >> (n & 7)
+    if ((bitmap[n >> 3]! & bit) !== 0 || (accept && !accept(n))) continue
+    bitmap[n >> 3]! |= bit
+    count++
+  }
+  return { bitmap, count }
+}
+
+/** Whether document `number` is in the set. */
+export const hasDocument = (set: DocumentSet, number: number): boolean => (number >> 3) < set.bitmap.length && (set.bitmap[number >> 3]! & (0x80 >> (number & 7))) !== 0
+
+/** The set's document numbers, in increasing order. */
+export function documentNumbers(set: DocumentSet): number[] {
+  const out: number[] = []
+  set.bitmap.forEach((byte, at) => {
+    for (let bits = byte; bits !== 0;) {
+      const bit = Math.clz32(bits) - 24
+      bits ^= 0x80 >> bit
+      out.push(at * 8 + bit)
+    }
+  })
+  return out
+}

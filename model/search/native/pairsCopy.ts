@@ -1,0 +1,153 @@
+/**
+ * A paired field's pairs held in a gateway (indexMirror.ts): `value \0 urn \0 document number`, a name (lower-cased),
+ * its document's urn and number. Beside the lexicon's own searches (lexiconCopy.ts: CONTAIN, END_WITH), two orders
+ * are kept from their first use on (sortedEntries.ts):
+ * - the pairs' order, which is their values' order (a value is followed by \0, below any code unit of a value): the
+ *   pairs of START_WITH or a range are one stretch of it, found by two binary searches; its documents' numbers are
+ *   read from beside the pairs, without reading the pairs;
+ * - their urns' order (`urn \0 value \0 number`): the page of a large result is the first documents met there that the
+ *   result holds, so its cost is the page's, divided by the share of the documents the result has, rather than a
+ *   comparison per match.
+ * And each document's urn by its number, for the page of a small result.
+ */
+import { LexiconCopy, type RangeCondition } from './lexiconCopy.ts'
+import { SortedEntries } from './sortedEntries.ts'
+
+/** A pair's value (lower-cased already), urn and document number. */
+export const pairValue = (pair: string): string => pair.slice(0, pair.indexOf('\u0000'))
+export const pairUrn = (pair: string): string => pair.slice(pair.indexOf('\u0000') + 1, pair.lastIndexOf('\u0000'))
+/** A pair's document number, read from its digits (no string cut out: a query may read a pair per document). */
+export function pairNumber(pair: string): number {
+  let n = 0
+  for (let i = pair.lastIndexOf('\u0000') + 1; i < pair.length; i++) n = n * 10 + pair.charCodeAt(i) - 48
+  return n
+}
+export const pairOf = (value: string, urn: string, number: string | number): string => `${value}\u0000${urn}\u0000${number}`
+/** A pair's entry in the urns' order: `urn \0 value \0 number` (its number read as a pair's). */
+const urnEntry = (pair: string): string => `${pairUrn(pair)}\u0000${pairValue(pair)}\u0000${pairNumber(pair)}`
+const entryUrn = (entry: string): string => entry.slice(0, entry.indexOf('\u0000'))
+
+export class PairsCopy extends LexiconCopy {
+  /** The pairs in order; built on first use. */
+  private order?: SortedEntries
+  /** The pairs' urn entries (urnEntry) in order; built on first use. */
+  private urns?: SortedEntries
+  /** A document's urn by its number, while it has pairs here, and how many. */
+  private readonly urnByNumber: (string | undefined)[] = []
+  private readonly pairsByNumber: number[] = []
+
+  constructor() {
+    super(pairValue)
+  }
+
+  override add(pair: string): boolean {
+    if (!super.add(pair)) return false
+    this.order?.add(pair)
+    this.urns?.add(urnEntry(pair))
+    const n = pairNumber(pair)
+    this.urnByNumber[n] = pairUrn(pair)
+    this.pairsByNumber[n] = (this.pairsByNumber[n] ?? 0) + 1
+    return true
+  }
+
+  override delete(pair: string): boolean {
+    if (!super.delete(pair)) return false
+    this.order?.delete(pair)
+    this.urns?.delete(urnEntry(pair))
+    // A number is its urn's while the document has pairs (a number freed may be given to another document).
+    const n = pairNumber(pair)
+    if (--this.pairsByNumber[n]! === 0) this.urnByNumber[n] = undefined
+    return true
+  }
+
+  /**
+   * The pairs whose value is above (GREATER_THAN...), below (LESS_THAN...) or starts with (START_WITH) `v`, in the
+   * pairs' order: at most `limit` + 1 (more than `limit` tells the caller it is too broad).
+   */
+  inOrder(condition: RangeCondition, v: string, limit: number): string[] {
+    const found: string[] = []
+    const plain = withoutSeparator(condition, v)
+    if (!plain) return found
+    const [from, within] = PAIR_STRETCH[plain[0]](plain[1])
+    this.valueOrder().scan(from, (pair) => {
+      if (!within(pair)) return false
+      found.push(pair)
+      return found.length <= limit
+    })
+    return found
+  }
+
+  /** The document numbers of the pairs inOrder finds, however many (read from beside the pairs). */
+  numbersInOrder(condition: RangeCondition, v: string): Int32Array {
+    const plain = withoutSeparator(condition, v)
+    if (!plain) return new Int32Array(0)
+    const [from, within] = PAIR_STRETCH[plain[0]](plain[1])
+    return this.valueOrder().numbersWithin(from, within)
+  }
+
+  /** The urn of document `number`, which has a pair here. */
+  urnOf(number: number): string | undefined {
+    return this.urnByNumber[number]
+  }
+
+  /**
+   * The urns, in order, of the documents `from` to `from + count` that `accept` takes (by number) among those with
+   * a pair here, each once: read in the urns' order until the page is full.
+   */
+  pageByUrn(accept: (number: number) => boolean, from: number, count: number): string[] {
+    const page: string[] = []
+    let seen = 0
+    let last: number | undefined
+    this.urnOrder().scan('', (entry) => {
+      const n = pairNumber(entry)
+      if (n === last || !accept(n)) return true
+      last = n
+      if (seen++ >= from) page.push(entryUrn(entry))
+      return page.length < count
+    })
+    return page
+  }
+
+  override prepare(): void {
+    super.prepare()
+    this.valueOrder()
+    this.urnOrder()
+  }
+
+  private valueOrder(): SortedEntries {
+    return (this.order ??= new SortedEntries(this.allValues(), pairNumber))
+  }
+
+  private urnOrder(): SortedEntries {
+    return (this.urns ??= new SortedEntries(this.allValues().map(urnEntry)))
+  }
+}
+
+/** Where a condition's pairs begin in the pairs' order, and whether a pair from there on is still one of them. */
+type Stretch = [from: string, within: (pair: string) => boolean]
+
+/**
+ * A condition's stretch of pairs (`value \0 ...`, `v` free of \0; code-unit order, as Redis compares the lexicon's
+ * bytes): a value equal to `v` sorts as `v \0 ...`, below `v \u0001` and above `v` itself.
+ */
+const PAIR_STRETCH: Record<RangeCondition, (v: string) => Stretch> = {
+  START_WITH: (v) => [v, (pair) => pair.startsWith(v)],
+  GREATER_THAN: (v) => [`${v}\u0001`, () => true],
+  GREATER_THAN_OR_EQUAL_TO: (v) => [v, () => true],
+  LESS_THAN: (v) => ['', (pair) => pair < v],
+  LESS_THAN_OR_EQUAL_TO: (v) => { const to = `${v}\u0001`; return ['', (pair) => pair < to] },
+}
+
+/** Whether a paired field's order answers `condition`. */
+export const isRangeCondition = (condition: string): condition is RangeCondition => Object.hasOwn(PAIR_STRETCH, condition)
+
+/**
+ * A condition on a `v` that holds \0 as the same condition on its part before the first \0 (`p`), which no value
+ * holds: a value is below `v` when it is at most `p`, above it when it is above `p`, and none starts with `v` (null).
+ */
+function withoutSeparator(condition: RangeCondition, v: string): [RangeCondition, string] | null {
+  const at = v.indexOf('\u0000')
+  if (at < 0) return [condition, v]
+  if (condition === 'START_WITH') return null
+  return [condition.startsWith('LESS') ? 'LESS_THAN_OR_EQUAL_TO' : 'GREATER_THAN', v.slice(0, at)]
+}
