@@ -344,7 +344,7 @@ export class NativeEngine implements SearchEngine {
     const page = pageOf(found, from, size, copies)
     const names = facetNames(fields)
     const result: ShardHits = { total: found.count, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
-    if (found.count > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.bitmap, asOf)
+    if (found.count > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.bitmap, asOf, found.count)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }
@@ -377,8 +377,8 @@ export class NativeEngine implements SearchEngine {
   }
 
   /** The facet counts of a result, counted here from its documents (a bitmap or their numbers) as of `asOf`. */
-  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | readonly number[], asOf: number): Promise<FacetCounts> {
-    return { shard, counts: await this.mirror.countFacets(shard, entity.name, documents, asOf) }
+  private async countFacets(shard: number, entity: EntitySpec, documents: Buffer | readonly number[], asOf: number, count?: number): Promise<FacetCounts> {
+    return { shard, counts: await this.mirror.countFacets(shard, entity.name, documents, asOf, count) }
   }
 
   /**

@@ -66,11 +66,17 @@ export class FacetCopy {
   private live = 0
   private start = new Int32Array(1024)
   private size = new Int32Array(1024)
+  /** Every value's count over all the documents, and how many documents have values: a large result is counted by its complement. */
+  private totals: Uint32Array = new Uint32Array(0)
+  private documents = 0
 
   /** Document `number` now has the facet line `line` (entries.ts facetLine), or no document has it (undefined). */
   set(number: number, line: string | undefined): void {
     if (number >= this.start.length) this.grow(number + 1)
-    this.live -= this.size[number]!
+    const had = this.size[number]!
+    for (let k = this.start[number]!, to = k + had; k < to; k++) this.totals[this.packed[k]!]!--
+    if (had > 0) this.documents--
+    this.live -= had
     this.size[number] = 0
     if (line === undefined) return
     const ids: number[] = []
@@ -79,6 +85,9 @@ export class FacetCopy {
       if (!field) continue
       for (const lower of lowers) ids.push(this.values.id(field, lower))
     }
+    if (this.totals.length < this.values.size) this.totals = grown(this.totals, this.values.size)
+    for (const id of ids) this.totals[id]!++
+    if (ids.length > 0) this.documents++
     if (this.used + ids.length > this.packed.length) this.repack(ids.length)
     this.packed.set(ids, this.used)
     this.start[number] = this.used
@@ -117,7 +126,8 @@ export class FacetCopy {
    * Facet counts of the documents whose bits are set in `bitmap` (bit n = document n, most significant bit first):
    * every value's count by its id (the shards' counts are summed and ordered once: NativeEngine.facetsOf).
    */
-  countBitmap(bitmap: Buffer): ValueCounts {
+  countBitmap(bitmap: Buffer, count?: number): ValueCounts {
+    if (count !== undefined && 2 * count > this.documents) return this.countComplement(bitmap)
     const counts = new Uint32Array(this.values.size)
     const bytes = Math.min(bitmap.length, Math.ceil(this.size.length / 8))
     for (let byte = 0; byte < bytes; byte++) {
@@ -129,6 +139,25 @@ export class FacetCopy {
       }
     }
     return counts
+  }
+
+  /**
+   * As countBitmap, for a bitmap of more than half the documents (`count` given: its documents): every value's
+   * total less its count over the documents the bitmap lacks, so that the documents read are the fewer half.
+   */
+  private countComplement(bitmap: Buffer): ValueCounts {
+    const counts = new Uint32Array(this.values.size)
+    for (let n = 0; n < this.size.length; n++) {
+      if (this.size[n] === 0 || ((n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0)) continue
+      this.tally(counts, n)
+    }
+    for (let id = 0; id < counts.length; id++) counts[id] = (this.totals[id] ?? 0) - counts[id]!
+    return counts
+  }
+
+  /** Packs the documents' ids in the order of their numbers (counting a bitmap then reads them in order). */
+  compact(): void {
+    this.repack(0)
   }
 
   /** As countBitmap, for the documents numbered `numbers`. */
@@ -156,4 +185,11 @@ export class FacetCopy {
     const to = from + this.size[number]!
     for (let k = from; k < to; k++) counts[this.packed[k]!]!++
   }
+}
+
+/** `counts` with room for `length` (the new ones 0). */
+function grown(counts: Uint32Array, length: number): Uint32Array {
+  const out = new Uint32Array(Math.max(length, 2 * counts.length))
+  out.set(counts)
+  return out
 }

@@ -203,12 +203,12 @@ export class IndexMirror {
 
   /**
    * Facet counts of the documents of a result, given by its bitmap (bit n = document n, most significant bit first,
-   * as SETBIT numbers them) or by their numbers: every value's count by its id (facetValues). Documents' values as of
-   * `asOf` (as for find).
+   * as SETBIT numbers them; `count`, when known, its documents) or by their numbers: every value's count by its id
+   * (facetValues). Documents' values as of `asOf` (as for find).
    */
-  async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], asOf = performance.now()): Promise<ValueCounts> {
+  async countFacets(shard: number, entityType: string, documents: Buffer | readonly number[], asOf = performance.now(), count?: number): Promise<ValueCounts> {
     const facets = await this.facetsOf(shard, entityType, asOf)
-    return Buffer.isBuffer(documents) ? facets.countBitmap(documents) : facets.countNumbers(documents)
+    return Buffer.isBuffer(documents) ? facets.countBitmap(documents, count) : facets.countNumbers(documents)
   }
 
   /** The copy of the documents' facet values of `entityType`'s index in `shard`, current as of `asOf` (as for find). */
@@ -444,6 +444,8 @@ export class IndexMirror {
         facets.set(Number(entry.slice(0, cut)), entry.slice(cut + 1))
       }
     }
+    // Read in the hash's order; counted in the numbers' order.
+    facets.compact()
     copy.facets = facets
   }
 
