@@ -27,7 +27,7 @@ import { lexRange } from '../../store/lexRange.ts'
 import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
 import { pairNumber, pairUrn, type PairsCopy } from './pairsCopy.ts'
 import type { RangeCondition } from './lexiconCopy.ts'
-import { byCodeUnits, firstInOrder } from './sortedEntries.ts'
+import { firstInOrder } from './sortedEntries.ts'
 import type { FacetCopy, FacetValues } from './facetCopy.ts'
 import { matchWords, type QueryWord } from './wordQuery.ts'
 import { documentNumbers, documentSet, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type Numbers, type ResolvedCriterion } from './localFilter.ts'
@@ -402,9 +402,10 @@ export class NativeEngine implements SearchEngine {
         sums[id] += n
       }
     })
+    const ranks = values.ranks()
     return Promise.all(facetNames(fields).map(async (name) => {
       const shown = values.idsOf(name).filter((id) => sums[id]! > 0)
-        .sort((a, b) => sums[b]! - sums[a]! || byCodeUnits(values.lower(a), values.lower(b))).slice(0, limit)
+        .sort((a, b) => sums[b]! - sums[a]! || ranks[a]! - ranks[b]!).slice(0, limit)
       const spelled = await this.spellings(entity, name, shown.map((id) => counts[from[id]!]!), shown.map((id) => values.lower(id)))
       const aggregations: Record<string, number> = {}
       shown.forEach((id, i) => {

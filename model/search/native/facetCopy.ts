@@ -6,6 +6,7 @@
  * the ids of its values. Ids are never reused (a value no document has any more counts 0).
  */
 import { FIELD_SEP, VALUE_SEP } from './entries.ts'
+import { byCodeUnits } from './sortedEntries.ts'
 
 /** Counts of facet values by id (FacetValues), as a copy counts them. */
 export type ValueCounts = Uint32Array
@@ -16,6 +17,7 @@ export class FacetValues {
   private readonly values: { field: string; lower: string }[] = []
   /** Each field's value ids. */
   private readonly byField = new Map<string, number[]>()
+  private ranked?: Uint32Array
 
   /** The id of `lower` in `field`, given one when it has none. */
   id(field: string, lower: string): number {
@@ -45,6 +47,19 @@ export class FacetValues {
   /** How many ids have been given (the length of a ValueCounts that counts every value). */
   get size(): number {
     return this.values.length
+  }
+
+  /**
+   * Each id's place in the code-unit order of the lower-cased values (for ordering values of equal counts by
+   * comparing two numbers rather than two strings); made again once new ids were given.
+   */
+  ranks(): Uint32Array {
+    if (this.ranked?.length !== this.values.length) {
+      const order = this.values.map((_, id) => id).sort((a, b) => byCodeUnits(this.values[a]!.lower, this.values[b]!.lower))
+      this.ranked = new Uint32Array(order.length)
+      order.forEach((id, place) => { this.ranked![id] = place })
+    }
+    return this.ranked
   }
 
 }
