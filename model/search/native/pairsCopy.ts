@@ -32,7 +32,10 @@ export class PairsCopy extends LexiconCopy {
   private order?: SortedEntries
   /** The pairs' urn entries (urnEntry) in order; built on first use. */
   private urns?: SortedEntries
-  /** A document's urn by its number, while it has pairs here, and how many. */
+  /**
+   * A document's urn by its number, while it has pairs here, and how many; kept dense (holes are `undefined` and 0):
+   * a sparse array turns into a slow dictionary, and pairs are read in no order of their numbers.
+   */
   private readonly urnByNumber: (string | undefined)[] = []
   private readonly pairsByNumber: number[] = []
 
@@ -45,8 +48,12 @@ export class PairsCopy extends LexiconCopy {
     this.order?.add(pair)
     this.urns?.add(urnEntry(pair))
     const n = pairNumber(pair)
+    while (this.pairsByNumber.length <= n) {
+      this.pairsByNumber.push(0)
+      this.urnByNumber.push(undefined)
+    }
     this.urnByNumber[n] = pairUrn(pair)
-    this.pairsByNumber[n] = (this.pairsByNumber[n] ?? 0) + 1
+    this.pairsByNumber[n]!++
     return true
   }
 
