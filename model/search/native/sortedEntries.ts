@@ -2,9 +2,10 @@
  * Strings kept in code-unit order while they keep changing, read in order from any point (lexiconCopy.ts: the
  * END_WITH order; pairsCopy.ts: the order of a name's pairs for START_WITH and ranges, and of their urns). Most
  * entries are in one sorted array; the latest additions wait in a short sorted list, and removals are marked by
- * position, until together they exceed a sixty-fourth of the entries (at least MIN_PENDING): then one pass merges them. An insertion into the large array itself moves
- * half of it on average, which a load of a million names would have paid a million times; here each change costs
- * a binary search and a move within the short list, and the merges about 64 entry moves per change.
+ * position, until together they exceed a sixty-fourth of the entries (at least MIN_PENDING): then one pass merges
+ * them. An insertion into the large array itself moves half of it on average, which a load of a million names would
+ * have paid a million times; here each change costs a binary search and a move within the short list, and the
+ * merges about 64 entry moves per change.
  */
 
 /** Changes that may wait before a merge, at least. */
