@@ -25,12 +25,11 @@ import { urnId } from '../../urn.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
-import { pairNumber, pairUrn, type PairsCopy } from './pairsCopy.ts'
-import type { RangeCondition } from './lexiconCopy.ts'
+import { pairUrn, type Numbers, type PairCondition, type PairsCopy } from './pairsCopy.ts'
 import { firstInOrder } from './sortedEntries.ts'
-import type { FacetCopy, FacetValues } from './facetCopy.ts'
+import { hasBit, type FacetCopy, type FacetValues } from './facetCopy.ts'
 import { matchWords, type QueryWord } from './wordQuery.ts'
-import { documentNumbers, documentSet, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type Numbers, type ResolvedCriterion } from './localFilter.ts'
+import { documentNumbers, documentSet, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type ResolvedCriterion } from './localFilter.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
@@ -71,14 +70,7 @@ function encodeFilter(filter: FilterGroups): string[] {
  * Document numbers to count the facets of: as a bitmap when they are many (counting then reads the copy of the facet
  * values in the order of the numbers rather than at random), as they are otherwise.
  */
-function countable(numbers: readonly number[]): readonly number[] | Buffer {
-  if (numbers.length < COUNT_BY_BITMAP) return numbers
-  let max = 0
-  for (const n of numbers) if (n > max) max = n
-  const bitmap = Buffer.alloc((max >> 3) + 1)
-  for (const n of numbers) bitmap[n >> 3]! |= 0x80 >> (n & 7)
-  return bitmap
-}
+const countable = (numbers: readonly number[]): readonly number[] | Buffer => numbers.length < COUNT_BY_BITMAP ? numbers : documentSet(numbers).bitmap
 
 /**
  * The urns of documents `from` to `from + size` of a set in urn order, found in the copies of the pairs they were
@@ -286,7 +278,7 @@ export class NativeEngine implements SearchEngine {
     const filter = await Promise.all(groups.map((group) => this.resolveInner(shard, entity, group, asOf)))
     const [, , , bitmap, numbers] = await this.runSearch(shard, entity, { from: 0, size: 0, documentsWanted: true, must: [], filter, facets: [], documents: false })
     // Bit n of a Redis bitmap is bit 7 - n % 8 of byte n / 8 (SETBIT numbers bits from the most significant).
-    if (bitmap.length > 0) return (n) => (n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0
+    if (bitmap.length > 0) return (n) => hasBit(bitmap, n)
     const accepted = new Set(numbers)
     return (n) => accepted.has(n)
   }
@@ -305,14 +297,12 @@ export class NativeEngine implements SearchEngine {
   /**
    * The numbers of the documents whose value of a paired field meets a criterion (any of its values; a document may
    * repeat), from this process's copy of the field's pairs as of `asOf`, however many (a range's are read from beside the
-   * pairs: pairsCopy.ts numbersInOrder).
+   * pairs: pairsCopy.ts numbersWhere).
    */
   private async pairedNumbers(shard: number, entity: EntitySpec, c: Criterion, asOf: number): Promise<Numbers> {
     const pairs = await this.mirror.pairsOf(shard, entity.name, c.field, asOf)
     if (!pairs) return []
-    const lists = c.values.map((value) => c.condition === 'CONTAIN' || c.condition === 'END_WITH'
-      ? pairs.find(c.condition, value.toLowerCase()).map(pairNumber)
-      : pairs.numbersInOrder(c.condition as RangeCondition, value.toLowerCase()))
+    const lists = c.values.map((value) => pairs.numbersWhere(c.condition as PairCondition, value.toLowerCase()))
     return lists.length === 1 ? lists[0]! : lists.flatMap((list) => [...list])
   }
 
@@ -325,10 +315,7 @@ export class NativeEngine implements SearchEngine {
     const pairs = await this.mirror.pairsOf(shard, entity.name, c.field, asOf)
     const urns = new Set<string>()
     for (const value of c.values) {
-      const needle = value.toLowerCase()
-      const found = !pairs ? [] : c.condition === 'CONTAIN' || c.condition === 'END_WITH' ? pairs.find(c.condition, needle)
-        : pairs.inOrder(c.condition as RangeCondition, needle, this.maxValuesPerShard)
-      for (const pair of found) urns.add(pairUrn(pair))
+      for (const pair of pairs?.pairsWhere(c.condition as PairCondition, value.toLowerCase(), this.maxValuesPerShard) ?? []) urns.add(pairUrn(pair))
       if (urns.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, urns.size, this.maxValuesPerShard, this.maxValues)
     }
     return [...urns]

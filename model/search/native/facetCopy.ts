@@ -8,6 +8,9 @@
 import { FIELD_SEP, VALUE_SEP } from './entries.ts'
 import { byCodeUnits } from './sortedEntries.ts'
 
+/** Whether bit `n` of a bitmap is set (bit n = document n, most significant bit first, as Redis's SETBIT numbers them). */
+export const hasBit = (bitmap: Buffer, n: number): boolean => (n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0
+
 /** Counts of facet values by id (FacetValues), as a copy counts them. */
 export type ValueCounts = Uint32Array
 
@@ -163,7 +166,7 @@ export class FacetCopy {
   private countComplement(bitmap: Buffer): ValueCounts {
     const counts = new Uint32Array(this.values.size)
     for (let n = 0; n < this.size.length; n++) {
-      if (this.size[n] === 0 || ((n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0)) continue
+      if (this.size[n] === 0 || hasBit(bitmap, n)) continue
       this.tally(counts, n)
     }
     for (let id = 0; id < counts.length; id++) counts[id] = (this.totals[id] ?? 0) - counts[id]!

@@ -214,6 +214,3 @@ const reversed = (s: string): string => s.split('').reverse().join('')
 
 /** A value's END_WITH entry: its lower-cased form reversed, then the value. */
 const endEntry = (lower: string, value: string): string => `${reversed(lower)}${END_SEP}${value}`
-
-/** The conditions a paired field's order answers (pairsCopy.ts). */
-export type RangeCondition = 'START_WITH' | 'GREATER_THAN' | 'GREATER_THAN_OR_EQUAL_TO' | 'LESS_THAN' | 'LESS_THAN_OR_EQUAL_TO'

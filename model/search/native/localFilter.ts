@@ -8,21 +8,18 @@
  * numeric range, EQUAL on a field without facets, the urn) leaves the whole filter to the search script.
  */
 import { pairedField } from './indexMirror.ts'
-import { isRangeCondition } from './pairsCopy.ts'
+import { isPairCondition, type Numbers } from './pairsCopy.ts'
 import type { SearchField } from '../../registry.ts'
 import { urnId } from '../../urn.ts'
 import type { Criterion, FilterGroups } from '../types.ts'
 import { FIELD_SEP, VALUE_SEP } from './entries.ts'
-import type { FacetCopy } from './facetCopy.ts'
+import { hasBit, type FacetCopy } from './facetCopy.ts'
 
 /** A filter criterion checked on the copy of the facet values: one of `values` (lower-cased) in `field`. */
 export interface FacetCriterion { field: string; values: string[]; negated: boolean; urn: boolean }
 
 /** A criterion as the gateway checks it: on facet values, or a paired field's condition (resolved to documents). */
 export type LocalCriterion = { facet: FacetCriterion } | { paired: Criterion }
-
-/** Document numbers, a document's possibly more than once (one per pair of a paired field it matches by). */
-export type Numbers = readonly number[] | Int32Array
 
 /**
  * A local criterion once its paired condition is resolved to the numbers of the documents it matches (`field`: the
@@ -43,7 +40,7 @@ function facetCriterionOf(fields: ReadonlyMap<string, SearchField>, c: Criterion
 export function pairedCondition(fields: ReadonlyMap<string, SearchField>, c: Criterion): boolean {
   const spec = fields.get(c.field)
   if (c.numeric || spec === undefined || !pairedField(spec)) return false
-  return c.condition === 'CONTAIN' || c.condition === 'END_WITH' || isRangeCondition(c.condition)
+  return isPairCondition(c.condition)
 }
 
 /** The filter as local criteria when every criterion is one; else null (the script resolves it). */
@@ -62,15 +59,6 @@ export function localCriteriaOf(fields: ReadonlyMap<string, SearchField>, filter
   return groups
 }
 
-/** Document numbers as a byte per number (1: one of them), for checks by number. */
-export function marksOf(numbers: Numbers): Uint8Array {
-  let max = -1
-  for (const n of numbers) if (n > max) max = n
-  const marks = new Uint8Array(max + 1)
-  for (const n of numbers) marks[n] = 1
-  return marks
-}
-
 /**
  * Which documents the resolved criteria accept (undefined: no filter): groups are OR-ed, a group's criteria AND-ed.
  * A URN field's value also matches by its id (`s3` for `urn:svc:dataPlatform:s3`), as its postings do
@@ -80,8 +68,8 @@ export function localCheck(facets: FacetCopy, groups: readonly ResolvedCriterion
   if (groups.length === 0) return undefined
   const checks = groups.map((group) => group.map((c): ((number: number) => boolean) => {
     if ('numbers' in c) {
-      const marks = marksOf(c.numbers)
-      return (n) => (marks[n] === 1) !== c.negated
+      const found = documentSet(c.numbers)
+      return (n) => hasDocument(found, n) !== c.negated
     }
     const wanted = new Set(c.facet.values)
     const ids = facets.valueIds(c.facet.field, (lower) => wanted.has(lower) || (c.facet.urn && wanted.has(urnId(lower).toLowerCase())))
@@ -130,7 +118,7 @@ export function documentSet(numbers: Numbers, accept?: (number: number) => boole
 }
 
 /** Whether document `number` is in the set. */
-export const hasDocument = (set: DocumentSet, number: number): boolean => (number >> 3) < set.bitmap.length && (set.bitmap[number >> 3]! & (0x80 >> (number & 7))) !== 0
+export const hasDocument = (set: DocumentSet, number: number): boolean => hasBit(set.bitmap, number)
 
 /** The set's document numbers, in increasing order. */
 export function documentNumbers(set: DocumentSet): number[] {

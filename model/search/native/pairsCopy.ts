@@ -10,7 +10,7 @@
  *   comparison per match.
  * And each document's urn by its number, for the page of a small result.
  */
-import { LexiconCopy, type RangeCondition } from './lexiconCopy.ts'
+import { LexiconCopy } from './lexiconCopy.ts'
 import { SortedEntries } from './sortedEntries.ts'
 
 /** A pair's value (lower-cased already), urn and document number. */
@@ -68,14 +68,14 @@ export class PairsCopy extends LexiconCopy {
   }
 
   /**
-   * The pairs whose value is above (GREATER_THAN...), below (LESS_THAN...) or starts with (START_WITH) `v`, in the
-   * pairs' order: at most `limit` + 1 (more than `limit` tells the caller it is too broad).
+   * The pairs whose value contains `needle` (CONTAIN), ends with it (END_WITH), or is above (GREATER_THAN...), below
+   * (LESS_THAN...) or starts with (START_WITH) it, the last read in the pairs' order: at most `limit` + 1 (more than
+   * `limit` tells the caller it is too broad). `needle` is lower-cased.
    */
-  inOrder(condition: RangeCondition, v: string, limit: number): string[] {
+  pairsWhere(condition: PairCondition, needle: string, limit: number): string[] {
+    if (condition === 'CONTAIN' || condition === 'END_WITH') return this.find(condition, needle)
     const found: string[] = []
-    const plain = withoutSeparator(condition, v)
-    if (!plain) return found
-    const [from, within] = PAIR_STRETCH[plain[0]](plain[1])
+    const [from, within] = stretchOf(condition, needle)
     this.valueOrder().scan(from, (pair) => {
       if (!within(pair)) return false
       found.push(pair)
@@ -84,12 +84,13 @@ export class PairsCopy extends LexiconCopy {
     return found
   }
 
-  /** The document numbers of the pairs inOrder finds, however many (read from beside the pairs). */
-  numbersInOrder(condition: RangeCondition, v: string): Int32Array {
-    const plain = withoutSeparator(condition, v)
-    if (!plain) return new Int32Array(0)
-    const [from, within] = PAIR_STRETCH[plain[0]](plain[1])
-    return this.valueOrder().numbersWithin(from, within)
+  /**
+   * The document numbers of the pairs pairsWhere finds, however many (a document's more than once when several of its
+   * pairs meet the condition); a stretch's are read from beside the pairs.
+   */
+  numbersWhere(condition: PairCondition, needle: string): Numbers {
+    if (condition === 'CONTAIN' || condition === 'END_WITH') return this.find(condition, needle).map(pairNumber)
+    return this.valueOrder().numbersWithin(...stretchOf(condition, needle))
   }
 
   /** The urn of document `number`, which has a pair here. */
@@ -130,8 +131,18 @@ export class PairsCopy extends LexiconCopy {
   }
 }
 
+/** The conditions the pairs' order answers, and all those a paired field's copy answers. */
+export type RangeCondition = 'START_WITH' | 'GREATER_THAN' | 'GREATER_THAN_OR_EQUAL_TO' | 'LESS_THAN' | 'LESS_THAN_OR_EQUAL_TO'
+export type PairCondition = 'CONTAIN' | 'END_WITH' | RangeCondition
+
+/** Document numbers, a document's possibly more than once. */
+export type Numbers = readonly number[] | Int32Array
+
 /** Where a condition's pairs begin in the pairs' order, and whether a pair from there on is still one of them. */
 type Stretch = [from: string, within: (pair: string) => boolean]
+
+/** Nothing: the stretch of a condition no pair meets. */
+const EMPTY: Stretch = ['', () => false]
 
 /**
  * A condition's stretch of pairs (`value \0 ...`, `v` free of \0; code-unit order, as Redis compares the lexicon's
@@ -145,16 +156,18 @@ const PAIR_STRETCH: Record<RangeCondition, (v: string) => Stretch> = {
   LESS_THAN_OR_EQUAL_TO: (v) => { const to = `${v}\u0001`; return ['', (pair) => pair < to] },
 }
 
-/** Whether a paired field's order answers `condition`. */
-export const isRangeCondition = (condition: string): condition is RangeCondition => Object.hasOwn(PAIR_STRETCH, condition)
+/** Whether a paired field's copy answers `condition`. */
+export const isPairCondition = (condition: string): condition is PairCondition =>
+  condition === 'CONTAIN' || condition === 'END_WITH' || Object.hasOwn(PAIR_STRETCH, condition)
 
 /**
- * A condition on a `v` that holds \0 as the same condition on its part before the first \0 (`p`), which no value
- * holds: a value is below `v` when it is at most `p`, above it when it is above `p`, and none starts with `v` (null).
+ * A condition's stretch of pairs. A `v` that holds \0 becomes the same condition on its part before the first \0
+ * (`p`), which no value holds: a value is below `v` when it is at most `p`, above it when it is above `p`, and none
+ * starts with `v`.
  */
-function withoutSeparator(condition: RangeCondition, v: string): [RangeCondition, string] | null {
+function stretchOf(condition: RangeCondition, v: string): Stretch {
   const at = v.indexOf('\u0000')
-  if (at < 0) return [condition, v]
-  if (condition === 'START_WITH') return null
-  return [condition.startsWith('LESS') ? 'LESS_THAN_OR_EQUAL_TO' : 'GREATER_THAN', v.slice(0, at)]
+  if (at < 0) return PAIR_STRETCH[condition](v)
+  if (condition === 'START_WITH') return EMPTY
+  return PAIR_STRETCH[condition.startsWith('LESS') ? 'LESS_THAN_OR_EQUAL_TO' : 'GREATER_THAN'](v.slice(0, at))
 }

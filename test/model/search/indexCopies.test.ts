@@ -8,8 +8,8 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FacetCopy, FacetValues } from '../../../model/search/native/facetCopy.ts'
-import { LexiconCopy, type RangeCondition } from '../../../model/search/native/lexiconCopy.ts'
-import { PairsCopy } from '../../../model/search/native/pairsCopy.ts'
+import { LexiconCopy } from '../../../model/search/native/lexiconCopy.ts'
+import { PairsCopy, type RangeCondition } from '../../../model/search/native/pairsCopy.ts'
 import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
 import { byCodeUnits, firstInOrder } from '../../../model/search/native/sortedEntries.ts'
 
@@ -76,10 +76,10 @@ test('pairs in order: START_WITH and the ranges (pairs and numbers), pages in ur
     for (const v of ['', 'a', 'ab', 'b', 'c_1', 'x', 'zz', 'zzzzzz', '1', 'ab\u0000z', 'x\u0000']) {
       for (const [cond, test] of Object.entries(tests) as [RangeCondition, (n: string, v: string) => boolean][]) {
         const naive = [...held].filter((p) => test(nameOf(p), v)).sort()
-        assert.equal(copy.inOrder(cond, v, Infinity).sort(), naive, `${cond} ${JSON.stringify(v)}`)
-        const few = copy.inOrder(cond, v, 3)
+        assert.equal(copy.pairsWhere(cond, v, Infinity).sort(), naive, `${cond} ${JSON.stringify(v)}`)
+        const few = copy.pairsWhere(cond, v, 3)
         assert.ok(few.length === Math.min(naive.length, 4) && few.every((p) => test(nameOf(p), v)), `${cond} ${JSON.stringify(v)} limited`)
-        assert.equal([...copy.numbersInOrder(cond, v)].sort((a, b) => a - b), naive.map(numberOf).sort((a, b) => a - b), `${cond} ${JSON.stringify(v)} numbers`)
+        assert.equal([...copy.numbersWhere(cond, v)].sort((a, b) => a - b), naive.map(numberOf).sort((a, b) => a - b), `${cond} ${JSON.stringify(v)} numbers`)
       }
     }
     const documents = [...new Set([...held].map(numberOf))]
