@@ -12,6 +12,7 @@ import { Writer } from './writer.ts'
 export interface RunningGateway {
   server: Server
   model: Model
+  writer: Writer
   url: string
   /** Settles once the search engine has prepared this process (`/ready` waits for it too). */
   warmed: Promise<void>
@@ -37,7 +38,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   log.notice('gateway listening', { url, engine: model.engine.name, partitions: config.partitions })
   const warmed = warmSearch(model, log, searchWarm)
   return {
-    server, model, url, warmed,
+    server, model, writer, url, warmed,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()))
       await writer.close()

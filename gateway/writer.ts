@@ -116,6 +116,11 @@ export class Writer {
     await this.subscribed
   }
 
+  /** Workers connected to the write queues (partition 0's: every worker consumes every partition). */
+  workersCount(): Promise<number> {
+    return this.queues.queue(0).getWorkersCount()
+  }
+
   /** Waiting jobs per partition (last sample). */
   depths(): readonly number[] {
     return this.sampled

@@ -3,13 +3,11 @@
  * search engine has prepared this process: GatewayDeps.searchWarm) and `/metrics`; these two are read routes (with
  * AUTH_ENABLED, Prometheus sends a bearer token).
  */
-import { openQueue, type WriteQueue } from '../../model/services/writeQueues.ts'
 import { metricsText } from '../../model/metricsText.ts'
 import type { GatewayDeps } from '../deps.ts'
 import type { RouteSpec } from '../http/route.ts'
 
-export function healthRoutes({ model, searchWarm }: GatewayDeps): RouteSpec[] {
-  let probeQueue: WriteQueue | undefined
+export function healthRoutes({ model, writer, searchWarm }: GatewayDeps): RouteSpec[] {
   return [
     {
       method: 'GET', path: '/health', scope: 'public', summary: 'Liveness: the gateway process answers',
@@ -21,8 +19,9 @@ export function healthRoutes({ model, searchWarm }: GatewayDeps): RouteSpec[] {
         const checks: Record<string, unknown> = {}
         try {
           checks.redis = (await model.redis.ping()) === 'PONG'
-          probeQueue ??= openQueue(model.redis, model.keys, 0)
-          checks.workers = await probeQueue.getWorkersCount()
+          // Asked on the queue connection: a BullMQ queue on the request connection would define its 65 scripts
+          // there, and ioredis copies every defined script onto each pipeline (one per autopipelined batch).
+          checks.workers = await writer.workersCount()
         } catch (err) {
           checks.redis = false
           checks.error = err instanceof Error ? err.message : String(err)

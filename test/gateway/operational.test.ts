@@ -21,7 +21,7 @@ t('/health answers; /ready says Redis answers and workers are connected', async 
 })
 
 t('/ready is 503 while the search engine is still preparing the gateway', async ({ svc }) => {
-  const ready = healthRoutes({ model: svc.gateway.model, searchWarm: { done: false } } as GatewayDeps).find((r) => r.path === '/ready')!
+  const ready = healthRoutes({ model: svc.gateway.model, writer: svc.gateway.writer, searchWarm: { done: false } } as GatewayDeps).find((r) => r.path === '/ready')!
   const answer = await (ready.handler as () => Promise<{ status: number; body: Record<string, unknown> }>)()
   assert.is(answer.status, 503)
   assert.is(answer.body.search, 'copying')
