@@ -31,8 +31,14 @@ const cpu = async () => (await Promise.all(servers.map(async (r) => {
   const info = await r.info('cpu')
   return Number(/used_cpu_user:([\d.]+)/.exec(info)![1]) + Number(/used_cpu_sys:([\d.]+)/.exec(info)![1])
 }))).reduce((a, b) => a + b, 0)
+/** The gateway's CPU seconds so far (its /metrics). */
+const gatewayCpu = async () => {
+  const res = await send(base, agent, { method: 'GET', path: '/metrics' })
+  return Number(/^svc_process_cpu_seconds_total ([\d.e+-]+)$/m.exec(res.body)?.[1] ?? NaN)
+}
 for (const kind of kinds) {
   const cpuBefore = await cpu()
+  const gatewayBefore = await gatewayCpu()
   const times: number[] = []
   for (let i = 0; i < Number(process.env.PROBE_N ?? 3); i++) {
     const req = kind.draw(rnd, 100_000)
@@ -50,7 +56,8 @@ for (const kind of kinds) {
     for (const b of big) console.log('    ', b)
   }
   const cpuMs = ((await cpu()) - cpuBefore) * 1000 / times.length
-  if (quiet) console.log(`${kind.kind.padEnd(45)} | answer ${median(times).toFixed(1)} ms (median of ${times.length}) | Redis CPU ${cpuMs.toFixed(2)} ms a query`)
+  const gatewayMs = ((await gatewayCpu()) - gatewayBefore) * 1000 / times.length
+  if (quiet) console.log(`${kind.kind.padEnd(45)} | answer ${median(times).toFixed(1)} ms (median of ${times.length}) | Redis CPU ${cpuMs.toFixed(2)} ms, gateway CPU ${gatewayMs.toFixed(2)} ms a query`)
 }
 for (const [k, r] of servers.entries()) await r.config('SET', 'slowlog-log-slower-than', settings[k]![0]!).then(() => r.config('SET', 'slowlog-max-len', settings[k]![1]!))
 for (const r of servers) r.disconnect()
