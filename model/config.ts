@@ -30,6 +30,11 @@ export interface Config {
    */
   nativeBitmapMin: number
   /**
+   * Native engine: documents a word or a facet value needs for its facet counts to be kept in each gateway rather
+   * than counted per query from its matches (NATIVE_TALLY_MIN; model/search/native/facetTallies.ts).
+   */
+  nativeTallyMin: number
+  /**
    * Distinct values a string condition may match in one query, summed over the shards (each shard answers at most
    * its share); more is FILTER_TOO_BROAD (MAX_FILTER_VALUES). The native engine bounds START_WITH, CONTAIN, END_WITH,
    * the ranges and word prefixes; the redisearch engine the ranges (the others are wildcards the module matches).
@@ -106,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, 'PORT', 8080),
     searchEngine: oneOf(env, 'SEARCH_ENGINE', ['auto', 'native', 'redisearch'] as const, 'auto'),
     nativeBitmapMin: int(env, 'NATIVE_BITMAP_MIN', 256),
+    nativeTallyMin: int(env, 'NATIVE_TALLY_MIN', 1000),
     maxFilterValues: int(env, 'MAX_FILTER_VALUES', 5000),
     writeTimeoutMs: int(env, 'WRITE_TIMEOUT_MS', 30_000),
     maxQueueDepth: int(env, 'MAX_QUEUE_DEPTH', 20_000),

@@ -14,7 +14,7 @@ export async function selectEngine(config: Config, redis: RedisClient, registry:
   const choice = config.searchEngine
   const available = choice === 'native' ? false : await hasSearchModule(redis)
   if (choice === 'redisearch' && !available) throw new Error('SEARCH_ENGINE=redisearch but the Redis server has no search module')
-  const engine: SearchEngine = available ? new RediSearchEngine(config, registry, keys) : new NativeEngine(redis, registry, keys, config.nativeBitmapMin, config.maxFilterValues)
+  const engine: SearchEngine = available ? new RediSearchEngine(config, registry, keys) : new NativeEngine(redis, registry, keys, { bitmapMin: config.nativeBitmapMin, maxValues: config.maxFilterValues, tallyMin: config.nativeTallyMin })
   await engine.ensureIndexes()
   return engine
 }

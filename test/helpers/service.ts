@@ -41,14 +41,14 @@ export interface TestEngine { name: 'native' | 'native, bitmaps' | 'redisearch';
 
 /**
  * The engines a suite named `title` runs on: native always, twice (as configured by default, and with every
- * posting keeping a bitmap and facets counted by bitmaps from results of two on, so that the small catalogues of
+ * posting keeping a bitmap, facets counted by bitmaps from results of two on and kept for every word and value, so that the small catalogues of
  * tests take the paths large ones take); redisearch when the pass has a Redis with the search module; otherwise a
  * skipped suite says so in the report.
  */
 export function searchEngines(title: string): TestEngine[] {
   const engines: TestEngine[] = [
     { name: 'native', overrides: { searchEngine: 'native' } },
-    { name: 'native, bitmaps', overrides: { searchEngine: 'native', nativeBitmapMin: 1 } },
+    { name: 'native, bitmaps', overrides: { searchEngine: 'native', nativeBitmapMin: 1, nativeTallyMin: 1 } },
   ]
   const target = testSearchTarget()
   if (target) return [...engines, { name: 'redisearch', overrides: { searchEngine: 'redisearch', ...target } }]
@@ -64,7 +64,7 @@ export function redisEnv(config: Config): Record<string, string> {
   return {
     REDIS_URL: config.redisUrl, REDIS_CLUSTER: config.redisCluster.join(','), SHARDS: String(config.shards),
     KEY_PREFIX: config.keyPrefix, PARTITIONS: String(config.partitions), SEARCH_ENGINE: config.searchEngine,
-    NATIVE_BITMAP_MIN: String(config.nativeBitmapMin),
+    NATIVE_BITMAP_MIN: String(config.nativeBitmapMin), NATIVE_TALLY_MIN: String(config.nativeTallyMin),
   }
 }
 

@@ -27,9 +27,9 @@ import { lexRange } from '../../store/lexRange.ts'
 import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
 import { pairUrn, type Numbers, type PairCondition, type PairsCopy } from './pairsCopy.ts'
 import { firstInOrder } from './sortedEntries.ts'
-import { hasBit, type FacetCopy, type FacetValues } from './facetCopy.ts'
-import { matchWords, type QueryWord } from './wordQuery.ts'
-import { documentNumbers, documentSet, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type ResolvedCriterion } from './localFilter.ts'
+import { hasBit, type FacetCopy, type FacetValues, type ValueCounts } from './facetCopy.ts'
+import { matchWords, singleWord, type QueryWord } from './wordQuery.ts'
+import { criterionValueIds, documentNumbers, documentSet, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type ResolvedCriterion } from './localFilter.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
@@ -130,12 +130,16 @@ export class NativeEngine implements SearchEngine {
   private readonly maxValues: number
   private readonly maxValuesPerShard: number
 
-  constructor(redis: RedisClient, registry: Registry, keys: Keys, bitmapMin = 256, maxValues = 5000) {
+  /**
+   * `bitmapMin` (NATIVE_BITMAP_MIN), `maxValues` (MAX_FILTER_VALUES), `tallyMin` (NATIVE_TALLY_MIN: documents a word
+   * or value needs for its facet counts to be kept, facetTallies.ts), each shared by the shards as bitmapMin is.
+   */
+  constructor(redis: RedisClient, registry: Registry, keys: Keys, { bitmapMin = 256, maxValues = 5000, tallyMin = 1000 } = {}) {
     this.redis = redis
     this.registry = registry
     this.keys = keys
     this.bitmapMin = Math.max(1, Math.ceil(bitmapMin / keys.shards))
-    this.mirror = new IndexMirror(redis, keys)
+    this.mirror = new IndexMirror(redis, keys, Math.max(1, Math.ceil(tallyMin / keys.shards)))
     this.maxValues = maxValues
     // Each shard answers its share: the work of a query (one posting per value and shard) is bounded whatever the
     // number of shards.
@@ -243,18 +247,33 @@ export class NativeEngine implements SearchEngine {
       return this.answerHere(shard, query.entity, fields, documentSet(candidates.numbers, accept), candidates.fields, from, size, documents, asOf)
     }
     const names = facetNames(fields)
+    // `field:value` of a frequent facet value: its facet counts are kept (facetTallies.ts); the script only pages.
+    const tallied = must.length === 1 && query.filter.length === 0 && names.length > 0 ? await this.valueTally(shard, query.entity, fields, must[0]!, asOf) : undefined
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const [total, page, counted, bitmap, numbers, stored] = await this.runSearch(shard, query.entity, {
-      from, size, documentsWanted: false, must: await this.resolveInner(shard, query.entity, must, asOf), filter, facets: names, documents,
+      from, size, documentsWanted: false, must: await this.resolveInner(shard, query.entity, must, asOf), filter, facets: tallied ? [] : names, documents,
     })
     const result: ShardHits = { total, hits: [], facets: [] }
     // Without words every hit scores 0 (the page is in urn order).
     for (const urn of page) result.hits.push({ urn: String(urn), score: 0 })
     if (documents) result.documents = stored.map((d) => (d ? String(d) : null))
-    result.counts = bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, asOf)
+    result.counts = tallied && total > 0 ? { shard, counts: tallied }
+      : bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, asOf)
       : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, asOf)
         : scriptCounts(shard, this.mirror.facetValues(query.entity.name), counted)
     return result
+  }
+
+  /**
+   * The kept facet counts of the documents that have one facet value (criterion `c`, EQUAL on a facet field naming
+   * one value), as of `asOf`; undefined when it is not one or too few documents have it (facetTallies.ts).
+   */
+  private async valueTally(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, c: Criterion, asOf: number): Promise<ValueCounts | undefined> {
+    const criterion = facetCriterionOf(fields, c)
+    if (!criterion || criterion.negated) return undefined
+    const facets = await this.mirror.facetsOf(shard, entity.name, asOf)
+    const ids = criterionValueIds(facets, criterion)
+    return ids.length === 1 ? (await this.mirror.talliesOf(shard, entity.name, asOf)).ofValue(ids[0]!) : undefined
   }
 
   /** Runs the search script (search-2.lua) on one shard; strings come back as Buffers (the bitmap is bytes). */
@@ -348,12 +367,16 @@ export class NativeEngine implements SearchEngine {
       if (found.length > this.maxValuesPerShard) throw tooBroad(`the word prefix ${JSON.stringify(w.token)}`, copies.words.expand(w.token, Infinity).length, this.maxValuesPerShard, this.maxValues)
       expansions.set(w.token, found)
     }
-    const answer = matchWords(copies.words, words, expansions, keep(copies), from, size)
+    const keeping = keep(copies)
+    const names = facetNames(fields)
+    // One frequent word without a filter: its facet counts are kept (facetTallies.ts), its matches not listed.
+    const single = keeping || names.length === 0 ? undefined : singleWord(copies.words, words, expansions)
+    const tallied = single === undefined ? undefined : copies.tallies.ofWord(single)
+    const answer = matchWords(copies.words, words, expansions, keeping, from, size, tallied === undefined)
     const page = answer.page.map((m) => copies.words.urn(m.number))
     // Scores are minus the relevance.
     const result: ShardHits = { total: answer.total, hits: answer.page.map((m, i) => ({ urn: page[i]!, score: -m.score || 0 })), facets: [] }
-    const names = facetNames(fields)
-    if (answer.total > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, countable(answer.numbers), asOf)
+    if (answer.total > 0 && names.length > 0) result.counts = tallied ? { shard, counts: tallied } : await this.countFacets(shard, entity, countable(answer.numbers), asOf)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }

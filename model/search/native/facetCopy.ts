@@ -67,8 +67,15 @@ export class FacetValues {
 
 }
 
+/** Told of every change of a document's values once the copy is loaded (facetTallies.ts). */
+export interface FacetListener {
+  /** Document `number` had the values `before` (ids) and now has `now`. */
+  valuesChanged(number: number, before: ArrayLike<number>, now: ArrayLike<number>): void
+}
+
 export class FacetCopy {
   readonly values: FacetValues
+  listener?: FacetListener
 
   constructor(values = new FacetValues()) {
     this.values = values
@@ -92,11 +99,15 @@ export class FacetCopy {
   set(number: number, line: string | undefined): void {
     if (number >= this.start.length) this.grow(number + 1)
     const had = this.size[number]!
+    const before = this.listener && had > 0 ? this.packed.slice(this.start[number]!, this.start[number]! + had) : EMPTY
     for (let k = this.start[number]!, to = k + had; k < to; k++) this.totals[this.packed[k]!]!--
     if (had > 0) this.documents--
     this.live -= had
     this.size[number] = 0
-    if (line === undefined) return
+    if (line === undefined) {
+      if (had > 0) this.listener?.valuesChanged(number, before, EMPTY)
+      return
+    }
     const ids: number[] = []
     for (const part of line.split(FIELD_SEP)) {
       const [field, ...lowers] = part.split(VALUE_SEP)
@@ -112,6 +123,31 @@ export class FacetCopy {
     this.size[number] = ids.length
     this.used += ids.length
     this.live += ids.length
+    this.listener?.valuesChanged(number, before, ids)
+  }
+
+  /** Document `number`'s value ids (a view: not to be kept past the next change). */
+  idsOf(number: number): Int32Array {
+    if (number >= this.size.length || this.size[number] === 0) return EMPTY
+    return this.packed.subarray(this.start[number]!, this.start[number]! + this.size[number]!)
+  }
+
+  /** How many documents have value `id`. */
+  total(id: number): number {
+    return this.totals[id] ?? 0
+  }
+
+  /** Facet counts of the documents that have value `id`: every document read once. */
+  countHaving(id: number): ValueCounts {
+    const counts = new Uint32Array(this.values.size)
+    for (let n = 0; n < this.size.length; n++) {
+      const from = this.start[n]!
+      const to = from + this.size[n]!
+      let has = false
+      for (let k = from; k < to && !has; k++) has = this.packed[k] === id
+      if (has) for (let k = from; k < to; k++) counts[this.packed[k]!]!++
+    }
+    return counts
   }
 
   /** Room for documents up to `count`. */
@@ -185,15 +221,17 @@ export class FacetCopy {
     return counts
   }
 
-  /** The ids of the values of `field` (lower-cased) that `accept` takes. */
-  valueIds(field: string, accept: (lower: string) => boolean): Set<number> {
-    return new Set(this.values.idsOf(field).filter((id) => accept(this.values.lower(id))))
+  /** Value ids `ids` marked (mask[id] === 1), for hasMarked. */
+  valueMask(ids: readonly number[]): Uint8Array {
+    const mask = new Uint8Array(this.values.size)
+    for (const id of ids) mask[id] = 1
+    return mask
   }
 
-  /** Whether document `number` has one of the values `ids`. */
-  hasAny(number: number, ids: ReadonlySet<number>): boolean {
-    if (number >= this.size.length || ids.size === 0) return false
-    for (let k = this.start[number]!, to = k + this.size[number]!; k < to; k++) if (ids.has(this.packed[k]!)) return true
+  /** Whether document `number` has one of the values `mask` marks (valueMask): a byte read per value it has. */
+  hasMarked(number: number, mask: Uint8Array): boolean {
+    if (number >= this.size.length) return false
+    for (let k = this.start[number]!, to = k + this.size[number]!; k < to; k++) if (mask[this.packed[k]!] === 1) return true
     return false
   }
 
@@ -204,6 +242,8 @@ export class FacetCopy {
     for (let k = from; k < to; k++) counts[this.packed[k]!]!++
   }
 }
+
+const EMPTY = new Int32Array(0)
 
 /** `counts` with room for `length` (the new ones 0). */
 function grown(counts: Uint32Array, length: number): Uint32Array {

@@ -31,6 +31,7 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { FacetCopy, FacetValues, type ValueCounts } from './facetCopy.ts'
+import { FacetTallies } from './facetTallies.ts'
 import { LexiconCopy } from './lexiconCopy.ts'
 import { pairOf, PairsCopy } from './pairsCopy.ts'
 import { WordCopy } from './wordCopy.ts'
@@ -106,6 +107,8 @@ interface IndexCopy {
   lexicons: Map<string, LexiconCopy>
   facets?: FacetCopy
   words?: WordCopy
+  /** Facet counts kept for frequent words and values, following `words` and `facets`. */
+  tallies: FacetTallies
   /**
    * Original spellings of facet values (by field, then lower-cased value, from `valo:<field>`), read once each: the
    * apply script sets one only when the value enters its lexicon, which it logs, and the log's entry drops it here.
@@ -144,9 +147,13 @@ export class IndexMirror {
   private timer?: NodeJS.Timeout
   private stopped = false
 
-  constructor(redis: RedisClient, keys: Keys) {
+  /** Documents a word or value of one index needs for its facet counts to be kept (facetTallies.ts). */
+  private readonly tallyMin: number
+
+  constructor(redis: RedisClient, keys: Keys, tallyMin = 1000) {
     this.redis = redis
     this.keys = keys
+    this.tallyMin = tallyMin
   }
 
   /**
@@ -227,10 +234,18 @@ export class IndexMirror {
    * The copies of the documents' words and facet values of `entityType`'s index in `shard`, current as of `asOf` (as
    * for find), to answer a query of words here (wordQuery.ts).
    */
-  async wordsOf(shard: number, entityType: string, asOf = performance.now()): Promise<{ words: WordCopy; facets: FacetCopy }> {
+  async wordsOf(shard: number, entityType: string, asOf = performance.now()): Promise<{ words: WordCopy; facets: FacetCopy; tallies: FacetTallies }> {
     const copy = await this.current(shard, entityType, WORDS, asOf)
     if (!copy.facets) await this.current(shard, entityType, FACETS, asOf)
-    return { words: copy.words!, facets: copy.facets! }
+    return { words: copy.words!, facets: copy.facets!, tallies: copy.tallies }
+  }
+
+  /**
+   * The facet counts kept for frequent values of `entityType`'s index in `shard` (facetTallies.ts), current as of
+   * `asOf` (as for find).
+   */
+  async talliesOf(shard: number, entityType: string, asOf = performance.now()): Promise<FacetTallies> {
+    return (await this.current(shard, entityType, FACETS, asOf)).tallies
   }
 
   /**
@@ -266,7 +281,7 @@ export class IndexMirror {
     let copy = this.copies.get(log)
     if (!copy) {
       const origin = this.keys.nativeIndex(shard, entityType, 'logorigin')
-      this.copies.set(log, (copy = { shard, entityType, log, origin, began: null, lexicons: new Map(), originals: new Map(), generation: 0, wanted: new Set(), started: false, cursor: '0-0', seen: 0, readFrom: -Infinity, runningFrom: -Infinity }))
+      this.copies.set(log, (copy = { shard, entityType, log, origin, began: null, lexicons: new Map(), tallies: new FacetTallies(this.tallyMin), originals: new Map(), generation: 0, wanted: new Set(), started: false, cursor: '0-0', seen: 0, readFrom: -Infinity, runningFrom: -Infinity }))
     }
     if (part === FACETS ? !copy.facets : part === WORDS ? !copy.words : !copy.lexicons.has(part)) copy.wanted.add(part)
     if (copy.wanted.size > 0 || copy.readFrom < asOf) await this.catchUp(copy, asOf)
@@ -447,6 +462,7 @@ export class IndexMirror {
     // Read in the hash's order; counted in the numbers' order.
     facets.compact()
     copy.facets = facets
+    copy.tallies.attach(copy.words, facets)
   }
 
   /** Copies every document's words (`words:` holds number -> `urn \0 words`), STEP documents per command. */
@@ -462,6 +478,7 @@ export class IndexMirror {
     }
     words.seal()
     copy.words = words
+    copy.tallies.attach(words, copy.facets)
   }
 
   /** The log's next entries after the cursor (at most STEP). */

@@ -28,7 +28,7 @@ export type LocalCriterion = { facet: FacetCriterion } | { paired: Criterion }
 export type ResolvedCriterion = { facet: FacetCriterion } | { numbers: Numbers; field: string; negated: boolean }
 
 /** The criterion as one on facet values (EQUAL on a facet field, values free of the facet line's separators), or null. */
-function facetCriterionOf(fields: ReadonlyMap<string, SearchField>, c: Criterion): FacetCriterion | null {
+export function facetCriterionOf(fields: ReadonlyMap<string, SearchField>, c: Criterion): FacetCriterion | null {
   const spec = fields.get(c.field)
   if (c.condition !== 'EQUAL' || c.numeric || !spec?.facet || c.field === 'urn') return null
   const values = c.values.map((v) => v.toLowerCase())
@@ -61,21 +61,31 @@ export function localCriteriaOf(fields: ReadonlyMap<string, SearchField>, filter
 
 /**
  * Which documents the resolved criteria accept (undefined: no filter): groups are OR-ed, a group's criteria AND-ed.
- * A URN field's value also matches by its id (`s3` for `urn:svc:dataPlatform:s3`), as its postings do
- * (documentOps.ts aliases).
+ * A URN field's value also matches by its id (criterionValueIds), as its postings do (documentOps.ts
+ * aliases).
  */
 export function localCheck(facets: FacetCopy, groups: readonly ResolvedCriterion[][]): ((number: number) => boolean) | undefined {
   if (groups.length === 0) return undefined
   const checks = groups.map((group) => group.map((c): ((number: number) => boolean) => {
     if ('numbers' in c) {
       const found = documentSet(c.numbers)
-      return (n) => hasDocument(found, n) !== c.negated
+      return c.negated ? (n) => !hasDocument(found, n) : (n) => hasDocument(found, n)
     }
-    const wanted = new Set(c.facet.values)
-    const ids = facets.valueIds(c.facet.field, (lower) => wanted.has(lower) || (c.facet.urn && wanted.has(urnId(lower).toLowerCase())))
-    return (n) => facets.hasAny(n, ids) !== c.facet.negated
+    const mask = facets.valueMask(criterionValueIds(facets, c.facet))
+    return c.facet.negated ? (n) => !facets.hasMarked(n, mask) : (n) => facets.hasMarked(n, mask)
   }))
+  // Called once per candidate document (thousands a query): a single criterion is its own check.
+  if (checks.length === 1 && checks[0]!.length === 1) return checks[0]![0]!
   return (number) => checks.some((group) => group.every((check) => check(number)))
+}
+
+/** The ids of the values a facet criterion names; a URN field's value also by its id (`s3` names `urn:svc:dataPlatform:s3`). */
+export function criterionValueIds(facets: FacetCopy, c: FacetCriterion): number[] {
+  const wanted = new Set(c.values)
+  return facets.values.idsOf(c.field).filter((id) => {
+    const lower = facets.values.lower(id)
+    return wanted.has(lower) || (c.urn && wanted.has(urnId(lower).toLowerCase()))
+  })
 }
 
 /** The documents a query without words may be answered from, and the paired fields whose copies have their urns. */
@@ -105,17 +115,33 @@ export interface DocumentSet { bitmap: Buffer; count: number }
 /** The documents of `numbers` that `accept` takes (every one without it), each once. */
 export function documentSet(numbers: Numbers, accept?: (number: number) => boolean): DocumentSet {
   let max = -1
-  for (const n of numbers) if (n > max) max = n
+  for (let i = 0; i < numbers.length; i++) if (numbers[i]! > max) max = numbers[i]!
   const bitmap = Buffer.alloc((max >> 3) + 1)
+  if (!accept) {
+    // Tens of thousands of numbers for a broad condition (a name's range lists a document once per name it has):
+    // bits set without a test each, then counted by byte.
+    for (let i = 0; i < numbers.length; i++) bitmap[numbers[i]! >> 3]! |= 0x80 >> (numbers[i]! & 7)
+    let count = 0
+    for (let at = 0; at < bitmap.length; at++) count += BITS_IN[bitmap[at]!]!
+    return { bitmap, count }
+  }
   let count = 0
-  for (const n of numbers) {
+  for (let i = 0; i < numbers.length; i++) {
+    const n = numbers[i]!
     const bit = 0x80 >> (n & 7)
-    if ((bitmap[n >> 3]! & bit) !== 0 || (accept && !accept(n))) continue
+    if ((bitmap[n >> 3]! & bit) !== 0 || !accept(n)) continue
     bitmap[n >> 3]! |= bit
     count++
   }
   return { bitmap, count }
 }
+
+/** The number of bits set in each byte value. */
+const BITS_IN = Uint8Array.from({ length: 256 }, (_, byte) => {
+  let bits = 0
+  for (let b = byte; b !== 0; b &= b - 1) bits++
+  return bits
+})
 
 /** Whether document `number` is in the set. */
 export const hasDocument = (set: DocumentSet, number: number): boolean => hasBit(set.bitmap, number)

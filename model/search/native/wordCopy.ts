@@ -32,7 +32,16 @@ interface WordDocument {
   scores: number[]
 }
 
+/** Told of every document that enters or leaves a word's posting once the copy is sealed (facetTallies.ts). */
+export interface WordListener {
+  joined(number: number, id: number): void
+  left(number: number, id: number): void
+  /** Word `id` has no document any more: the id may be given to another word. */
+  released(id: number): void
+}
+
 export class WordCopy {
+  listener?: WordListener
   /** By document number; kept dense (holes are `undefined`): a sparse array turns into a slow dictionary. */
   private readonly documents: (WordDocument | undefined)[] = []
   /** Each word's id; ids of words no document has any more are reused. */
@@ -156,6 +165,11 @@ export class WordCopy {
     return this.wordOf.length
   }
 
+  /** The ids of document `number`'s words (a view: not to be changed, nor kept past the next write). */
+  wordIds(number: number): readonly number[] {
+    return this.documents[number]?.ids ?? []
+  }
+
   urn(number: number): string {
     return this.documents[number]!.urn
   }
@@ -193,6 +207,7 @@ export class WordCopy {
     posting[at] = number
     scores[at] = score
     this.lengths[id] = length + 1
+    this.listener?.joined(number, id)
   }
 
   /** Takes `number` out of word `id`'s posting; the document still has its old words (their scores place it). */
@@ -206,6 +221,7 @@ export class WordCopy {
       posting.copyWithin(at, at + 1, length)
       this.postingScores[id]!.copyWithin(at, at + 1, length)
       this.lengths[id] = length - 1
+      this.listener?.left(number, id)
     }
     if (this.lengths[id] === 0) {
       this.words.delete(this.wordOf[id]!)
@@ -240,6 +256,7 @@ export class WordCopy {
 
   private release(id: number): void {
     if (this.ids.delete(this.wordOf[id]!)) this.freeIds.push(id)
+    this.listener?.released(id)
   }
 }
 

@@ -17,22 +17,37 @@ export interface WordAnswer {
   total: number
   /** Matches [from, from + size) in order. */
   page: WordMatch[]
-  /** Every match's document number (facets). */
+  /** Every match's document number (facets); empty when not asked for (one word's posting read whole). */
   numbers: number[]
 }
 
 /**
  * The matches of `words` among the documents `keep` accepts (every one when it is undefined); `expansions` gives
- * each prefix word's words (ids: wordCopy.ts expand).
+ * each prefix word's words (ids: wordCopy.ts expand). `numbers`: whether the answer lists every match's number
+ * (not needed when the facets are counted already: facetTallies.ts).
  */
-export function matchWords(copy: WordCopy, words: readonly QueryWord[], expansions: ReadonlyMap<string, readonly number[]>, keep: ((number: number) => boolean) | undefined, from: number, size: number): WordAnswer {
+export function matchWords(copy: WordCopy, words: readonly QueryWord[], expansions: ReadonlyMap<string, readonly number[]>, keep: ((number: number) => boolean) | undefined, from: number, size: number, numbers = true): WordAnswer {
   const ids = words.map((w) => {
     if (w.prefix) return expansions.get(w.token) ?? []
     const id = copy.idOf(w.token)
     return id === undefined ? [] : [id]
   })
   if (words.length === 0 || ids.some((list) => list.length === 0)) return { total: 0, page: [], numbers: [] }
+  if (words.length === 1 && ids[0]!.length === 1 && !keep && !numbers) {
+    // One posting, whole: its length and its page.
+    const posting = copy.posting(ids[0]![0]!)
+    return { total: posting.length, page: Array.from(posting.subarray(from, from + size), (n) => ({ number: n, score: copy.score(n, ids[0]![0]!)! })), numbers: [] }
+  }
   return words.length === 1 ? oneWord(copy, ids[0]!, keep, from, size) : severalWords(copy, ids, keep, from, size)
+}
+
+/** The id of the one word a query matches (a word, or a prefix that only one word has), else undefined. */
+export function singleWord(copy: WordCopy, words: readonly QueryWord[], expansions: ReadonlyMap<string, readonly number[]>): number | undefined {
+  if (words.length !== 1) return undefined
+  const w = words[0]!
+  if (!w.prefix) return copy.idOf(w.token)
+  const ids = expansions.get(w.token) ?? []
+  return ids.length === 1 ? ids[0] : undefined
 }
 
 /**

@@ -82,7 +82,7 @@ async function sameAnswers(svc: TestService, when: string): Promise<void> {
 }
 
 words.before(async (ctx) => {
-  ctx.svc = await startService({ searchEngine: 'native' })
+  ctx.svc = await startService({ searchEngine: 'native', nativeTallyMin: 1 })
   await write(ctx.svc, Array.from({ length: 60 }, (_, k) => dataset(k).proposals).flat())
 })
 words.after(async (ctx) => { await ctx.svc.close() })

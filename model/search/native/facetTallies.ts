@@ -1,0 +1,121 @@
+/**
+ * Facet counts kept current, in a gateway, for the documents of a frequent word and of a frequent facet value of one
+ * index (its copies: wordCopy.ts, facetCopy.ts), so that the facets of a query of one word, or of `field:value`, are
+ * read rather than counted from its thousands of matches (a cache miss or three per match: about 0.2 ms per 1,000 on
+ * a busy 2-core machine). A word's or value's table (counts by value id, as FacetCopy counts) is made on its first
+ * use by counting its documents once, then follows every change of the copies: a document that enters or leaves a
+ * word's posting adds or takes its values from that word's table; a document whose values change takes its old
+ * values from, and adds its new ones to, the tables of its words and of its values. Each change reads the other
+ * copy as it is at that moment, so the order in which the log changes words and values does not matter.
+ *
+ * Only words and values of at least `min` documents (NATIVE_TALLY_MIN, shared by the shards) get a table (fewer
+ * are counted as they come, cheaply); the tables take at most TALLY_BUDGET bytes, the least recently read dropped
+ * first (the next query makes it again).
+ */
+import type { FacetCopy, FacetListener, ValueCounts } from './facetCopy.ts'
+import type { WordCopy, WordListener } from './wordCopy.ts'
+
+/** Bytes of tables kept per index copy. */
+const TALLY_BUDGET = 16 * 1024 * 1024
+
+/** One word's or value's counts; `counts` grows when the copies give new value ids. */
+interface Table { counts: Uint32Array }
+
+export class FacetTallies implements WordListener, FacetListener {
+  private words?: WordCopy
+  private facets?: FacetCopy
+  private readonly byWord = new Map<number, Table>()
+  private readonly byValue = new Map<number, Table>()
+  private readonly min: number
+
+  constructor(min: number) {
+    this.min = min
+  }
+
+  /** Follows these copies from now on (after either is copied anew): every table is dropped. */
+  attach(words: WordCopy | undefined, facets: FacetCopy | undefined): void {
+    this.byWord.clear()
+    this.byValue.clear()
+    if (this.words && this.words !== words) this.words.listener = undefined
+    if (this.facets && this.facets !== facets) this.facets.listener = undefined
+    this.words = words
+    this.facets = facets
+    if (words) words.listener = this
+    if (facets) facets.listener = this
+  }
+
+  /** The facet counts of word `id`'s documents, or undefined when it has fewer than `min` (count them). */
+  ofWord(id: number): ValueCounts | undefined {
+    const { words, facets } = this
+    if (!words || !facets) return undefined
+    const posting = words.posting(id)
+    if (posting.length < this.min) return undefined
+    return this.read(this.byWord, id, () => facets.countNumbers(Array.from(posting)))
+  }
+
+  /** The facet counts of the documents that have value `id`, or undefined when fewer than `min` have it. */
+  ofValue(id: number): ValueCounts | undefined {
+    const facets = this.facets
+    if (!facets || facets.total(id) < this.min) return undefined
+    return this.read(this.byValue, id, () => facets.countHaving(id))
+  }
+
+  joined(number: number, id: number): void {
+    const table = this.byWord.get(id)
+    if (table && this.facets) add(table, this.facets.idsOf(number), 1)
+  }
+
+  left(number: number, id: number): void {
+    const table = this.byWord.get(id)
+    if (table && this.facets) add(table, this.facets.idsOf(number), -1)
+  }
+
+  released(id: number): void {
+    this.byWord.delete(id)
+  }
+
+  valuesChanged(number: number, before: ArrayLike<number>, now: ArrayLike<number>): void {
+    const change = (table: Table | undefined) => {
+      if (!table) return
+      add(table, before, -1)
+      add(table, now, 1)
+    }
+    for (let k = 0; k < before.length; k++) { const t = this.byValue.get(before[k]!); if (t) add(t, before, -1) }
+    for (let k = 0; k < now.length; k++) { const t = this.byValue.get(now[k]!); if (t) add(t, now, 1) }
+    if (this.words && this.byWord.size > 0) for (const id of this.words.wordIds(number)) change(this.byWord.get(id))
+  }
+
+  /** A copy of the table of `id` in `tables` (made by `make` when there is none), as long as the values' ids. */
+  private read(tables: Map<number, Table>, id: number, make: () => Uint32Array): ValueCounts {
+    let table = tables.get(id)
+    if (table) tables.delete(id)
+    else table = { counts: make() }
+    // Last read, last dropped.
+    tables.set(id, table)
+    const size = this.facets!.values.size
+    const out = new Uint32Array(size)
+    out.set(table.counts.length <= size ? table.counts : table.counts.subarray(0, size))
+    this.keepWithinBudget(size)
+    return out
+  }
+
+  private keepWithinBudget(size: number): void {
+    const most = Math.max(1, Math.floor(TALLY_BUDGET / (4 * Math.max(1, size))))
+    for (const tables of [this.byWord, this.byValue]) {
+      while (tables.size > most) tables.delete(tables.keys().next().value!)
+    }
+  }
+}
+
+/** Adds `by` to the counts of value ids `ids` in `table`. */
+function add(table: Table, ids: ArrayLike<number>, by: number): void {
+  for (let k = 0; k < ids.length; k++) {
+    const id = ids[k]!
+    if (id >= table.counts.length) {
+      const grown = new Uint32Array(Math.max(id + 1, 2 * table.counts.length))
+      grown.set(table.counts)
+      table.counts = grown
+    }
+    table.counts[id]! += by
+  }
+}
