@@ -5,7 +5,6 @@
  * (one word: its posting; several: the rarest word's documents, each kept or dropped by a byte per other word), in
  * this process, not Redis's.
  */
-import { byCodeUnits } from './sortedEntries.ts'
 import type { WordCopy } from './wordCopy.ts'
 
 export interface QueryWord { token: string; prefix: boolean }
@@ -117,7 +116,7 @@ function severalWords(copy: WordCopy, ids: readonly (readonly number[])[], keep:
     for (const m of scoring) score += (typeof m === 'number' ? copy.score(number, m) : copy.bestScore(number, m))!
     matches.push({ number, score })
   }
-  matches.sort((a, b) => a.score - b.score || byCodeUnits(copy.urn(a.number), copy.urn(b.number)))
+  matches.sort((a, b) => a.score - b.score || copy.orderKey(a.number) - copy.orderKey(b.number))
   return { total: matches.length, page: matches.slice(from, from + size), numbers: matches.map((m) => m.number) }
 }
 
@@ -125,12 +124,12 @@ function severalWords(copy: WordCopy, ids: readonly (readonly number[])[], keep:
 function* merged(copy: WordCopy, ids: readonly number[]): Generator<[number, number]> {
   const postings = ids.map((id) => copy.posting(id))
   // A heap of the postings' heads.
-  type Head = { k: number; at: number; n: number; score: number; urn: string }
+  type Head = { k: number; at: number; n: number; score: number; key: number }
   const head = (k: number, at: number): Head | undefined => {
     const n = postings[k]![at]
-    return n === undefined ? undefined : { k, at, n, score: copy.score(n, ids[k]!)!, urn: copy.urn(n) }
+    return n === undefined ? undefined : { k, at, n, score: copy.score(n, ids[k]!)!, key: copy.orderKey(n) }
   }
-  const before = (a: Head, b: Head) => a.score < b.score || (a.score === b.score && a.urn < b.urn)
+  const before = (a: Head, b: Head) => a.score < b.score || (a.score === b.score && a.key < b.key)
   const heap: Head[] = []
   const push = (h: Head) => {
     heap.push(h)
