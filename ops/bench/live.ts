@@ -279,7 +279,9 @@ try {
   result = await run()
   const cpuAfter = await cpuSeconds(nodes)
   const pausesAfter: Pauses[] = await Promise.all(bases.map(gatewayPauses))
-  pauses = pausesAfter.map((after, g) => describePauses(pausesBefore[g]!, after, result.seconds))
+  // Each gateway's share of the requests (queries and writes), taken as even.
+  const requests = ([...result.kinds.values()].reduce((n, t) => n + t.count, 0) + result.writes.count) / GATEWAYS
+  pauses = pausesAfter.map((after, g) => describePauses(pausesBefore[g]!, after, result.seconds, requests))
   busy = cpuAfter.map((c, k) => (c - cpuBefore[k]!) / result.seconds)
   slow = await readSlowLog(nodes)
   timeByCommand = await commandTimes(nodes)
@@ -320,7 +322,7 @@ ${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end)
 - Queries: ${CLIENTS} loops, ${queries} queries in ${round(result.seconds)} s (**${round(queries / result.seconds)}/s** in all), each of a kind drawn at random, its words, prefixes, filter values and page drawn at random from the catalogue's 400-word vocabulary; ${kinds.reduce((a, k) => a + k.repeats, 0)} of them had been asked before in the run (an exact repeat${ENGINE === 'redisearch' ? '; the redisearch engine\'s answer memo may serve a repeat asked before the next write' : ''}; the writes below change the catalogue ${WRITES} times a second, so nothing is served from a warm cache for long).
 - Writes: ${writes.asked} datasetProperties changes of random datasets asked at ${WRITES}/s, **${round(writes.perSecond)}/s applied** (answered 200)${writes.behind ? `, ${writes.behind} not sent (1,000 already in flight)` : ''}.
 - Redis CPU during the run: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')} of a core${busy.length > 1 ? ' (per master)' : ''}.
-- Gateway pauses during the run (its own metrics): ${pauses.map((p, g) => `${GATEWAYS > 1 ? `gateway ${g + 1}: ` : ''}${p}`).join('; ')}.
+- Gateway CPU and pauses during the run (its own metrics): ${pauses.map((p, g) => `${GATEWAYS > 1 ? `gateway ${g + 1}: ` : ''}${p}`).join('; ')}.
 - Redis time by command during the run, all nodes, per second of the run (a script's time includes the commands it called, also listed under their names): ${timeByCommand.map((t) => `${t.command} ${round(t.ms / result.seconds)} ms (${round(t.calls / result.seconds)} calls)`).join(', ')}.
 - Redis commands over ${SLOW_MS} ms during the run, all nodes: **${slow.count}**${slow.count ? `, ${describeCounts(slow)}` : ''} (while loading: ${slowLoad.count}${slowLoad.count ? `, ${describeCounts(slowLoad)}` : ''}). On a shared machine a command also counts the time its server waited for a core.
 
