@@ -28,6 +28,7 @@ import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './
 import { pairUrn, type Numbers, type PairCondition, type PairsCopy } from './pairsCopy.ts'
 import { firstInOrder } from './sortedEntries.ts'
 import { hasBit, type FacetCopy, type FacetValues, type ValueCounts } from './facetCopy.ts'
+import type { FacetTallies } from './facetTallies.ts'
 import { matchWords, singleWord, type QueryWord } from './wordQuery.ts'
 import { criterionValueIds, documentNumbers, documentSet, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type ResolvedCriterion } from './localFilter.ts'
 
@@ -75,15 +76,18 @@ const countable = (numbers: readonly number[]): readonly number[] | Buffer => nu
 /**
  * The urns of documents `from` to `from + size` of a set in urn order, found in the copies of the pairs they were
  * found in: read in one copy's urn order, testing each document's bit, when that meets the page sooner (about
- * `(from + size) x documents / found` urns) than comparing the urn of every document found (firstInOrder); by
- * comparing them otherwise.
+ * `(from + size) x documents / found` urns) than comparing every document found (firstInOrder) by its key in urn
+ * order (`order`: the copy of the words' urnKeys, a number compared where a urn is a string behind a cache miss), or
+ * by its urn where a document has no key.
  */
-function pageOf(found: DocumentSet, from: number, size: number, copies: readonly PairsCopy[]): string[] {
+function pageOf(found: DocumentSet, from: number, size: number, copies: readonly PairsCopy[], order: (number: number) => number): string[] {
   const copy = copies[0]
   if (found.count === 0 || !copy) return []
   if (copies.length === 1 && (from + size) * copy.size < found.count * found.count / 2) return copy.pageByUrn((n) => hasDocument(found, n), from, size)
   const urnOf = copies.length === 1 ? (n: number) => copy.urnOf(n) ?? '' : (n: number) => copies.map((c) => c.urnOf(n)).find((urn) => urn !== undefined) ?? ''
-  return firstInOrder(documentNumbers(found), from + size, urnOf).slice(from).map(urnOf)
+  const numbers = documentNumbers(found)
+  const first = numbers.every((n) => !Number.isNaN(order(n))) ? firstInOrder(numbers, from + size, order) : firstInOrder(numbers, from + size, urnOf)
+  return first.slice(from).map(urnOf)
 }
 
 /** The names of a type's facet fields (`fields`: its search fields). */
@@ -237,13 +241,14 @@ export class NativeEngine implements SearchEngine {
     // Words are matched on this process's copies (wordQuery.ts).
     if (words.length > 0) {
       const accepted = local ? undefined : await this.filterDocuments(shard, query.entity, query.filter, asOf)
-      const keep = local ? (copies: { facets: FacetCopy }) => localCheck(copies.facets, local) : () => accepted
+      const keep = local ? (copies: { facets: FacetCopy; tallies: FacetTallies }) => localCheck(copies.facets, local, copies.tallies) : () => accepted
       return this.answerWords(shard, query.entity, fields, words, keep, from, size, documents, asOf)
     }
     // `*` and a name's condition (with facet values, or more such groups) is answered from the documents it found.
     const candidates = local ? localCandidates(local) : undefined
     if (candidates) {
-      const accept = local!.length === 1 && local![0]!.length === 1 ? undefined : localCheck(await this.mirror.facetsOf(shard, query.entity.name, asOf), local!)
+      const accept = local!.length === 1 && local![0]!.length === 1 ? undefined
+        : localCheck(await this.mirror.facetsOf(shard, query.entity.name, asOf), local!, await this.mirror.talliesOf(shard, query.entity.name, asOf))
       return this.answerHere(shard, query.entity, fields, documentSet(candidates.numbers, accept), candidates.fields, from, size, documents, asOf)
     }
     const names = facetNames(fields)
@@ -347,7 +352,8 @@ export class NativeEngine implements SearchEngine {
    */
   private async answerHere(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, found: DocumentSet, pairFields: readonly string[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
     const copies = (await Promise.all(pairFields.map((field) => this.mirror.pairsOf(shard, entity.name, field, asOf)))).filter((c) => c !== undefined)
-    const page = pageOf(found, from, size, copies)
+    const { words } = await this.mirror.wordsOf(shard, entity.name, asOf)
+    const page = pageOf(found, from, size, copies, (n) => words.orderKey(n))
     const names = facetNames(fields)
     const result: ShardHits = { total: found.count, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
     if (found.count > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.bitmap, asOf, found.count)
@@ -359,7 +365,7 @@ export class NativeEngine implements SearchEngine {
    * A query of words, answered from this process's copies of the words and facet values (wordQuery.ts) among the
    * documents `keep` accepts (made from the copies: undefined for every one): Redis only gives the page's documents.
    */
-  private async answerWords(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], keep: (copies: { facets: FacetCopy }) => ((number: number) => boolean) | undefined, from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
+  private async answerWords(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], keep: (copies: { facets: FacetCopy; tallies: FacetTallies }) => ((number: number) => boolean) | undefined, from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
     const copies = await this.mirror.wordsOf(shard, entity.name, asOf)
     const expansions = new Map<string, number[]>()
     for (const w of words.filter((w) => w.prefix)) {

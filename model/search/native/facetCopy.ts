@@ -9,7 +9,7 @@ import { FIELD_SEP, VALUE_SEP } from './entries.ts'
 import { byCodeUnits } from './sortedEntries.ts'
 
 /** Whether bit `n` of a bitmap is set (bit n = document n, most significant bit first, as Redis's SETBIT numbers them). */
-export const hasBit = (bitmap: Buffer, n: number): boolean => (n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0
+export const hasBit = (bitmap: Uint8Array, n: number): boolean => (n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0
 
 /** Counts of facet values by id (FacetValues), as a copy counts them. */
 export type ValueCounts = Uint32Array
@@ -135,6 +135,19 @@ export class FacetCopy {
   /** How many documents have value `id`. */
   total(id: number): number {
     return this.totals[id] ?? 0
+  }
+
+  /** The documents that have value `id`, as a bitmap (bit n = document n, most significant bit first): every document read once. */
+  bitmapHaving(id: number): Uint8Array {
+    const bitmap = new Uint8Array((this.size.length >> 3) + 1)
+    for (let n = 0; n < this.size.length; n++) {
+      for (let k = this.start[n]!, to = k + this.size[n]!; k < to; k++) {
+        if (this.packed[k] !== id) continue
+        bitmap[n >> 3]! |= 0x80 >> (n & 7)
+        break
+      }
+    }
+    return bitmap
   }
 
   /** Facet counts of the documents that have value `id`: every document read once. */

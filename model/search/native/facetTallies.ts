@@ -26,6 +26,8 @@ export class FacetTallies implements WordListener, FacetListener {
   private facets?: FacetCopy
   private readonly byWord = new Map<number, Table>()
   private readonly byValue = new Map<number, Table>()
+  /** Frequent values' documents, as bitmaps (bit n = document n, most significant bit first), for facet checks. */
+  private readonly documents = new Map<number, { bitmap: Uint8Array }>()
   private readonly min: number
 
   constructor(min: number) {
@@ -36,6 +38,7 @@ export class FacetTallies implements WordListener, FacetListener {
   attach(words: WordCopy | undefined, facets: FacetCopy | undefined): void {
     this.byWord.clear()
     this.byValue.clear()
+    this.documents.clear()
     if (this.words && this.words !== words) this.words.listener = undefined
     if (this.facets && this.facets !== facets) this.facets.listener = undefined
     this.words = words
@@ -60,6 +63,23 @@ export class FacetTallies implements WordListener, FacetListener {
     return this.read(this.byValue, id, () => facets.countHaving(id))
   }
 
+  /**
+   * The documents that have value `id`, as a bitmap (a view: read it before the copies change), or undefined when
+   * fewer than `min` have it: checking a document is then a bit test rather than a look at its values (a cache miss
+   * or three, when a word's thousands of documents are checked against a facet filter).
+   */
+  documentsOf(id: number): Uint8Array | undefined {
+    const facets = this.facets
+    if (!facets || facets.total(id) < this.min) return undefined
+    let kept = this.documents.get(id)
+    if (kept) this.documents.delete(id)
+    else kept = { bitmap: facets.bitmapHaving(id) }
+    this.documents.set(id, kept)
+    const most = Math.max(1, Math.floor(TALLY_BUDGET / Math.max(1, kept.bitmap.length)))
+    while (this.documents.size > most) this.documents.delete(this.documents.keys().next().value!)
+    return kept.bitmap
+  }
+
   joined(number: number, id: number): void {
     const table = this.byWord.get(id)
     if (table && this.facets) add(table, this.facets.idsOf(number), 1)
@@ -80,8 +100,25 @@ export class FacetTallies implements WordListener, FacetListener {
       add(table, before, -1)
       add(table, now, 1)
     }
-    for (let k = 0; k < before.length; k++) { const t = this.byValue.get(before[k]!); if (t) add(t, before, -1) }
-    for (let k = 0; k < now.length; k++) { const t = this.byValue.get(now[k]!); if (t) add(t, now, 1) }
+    for (let k = 0; k < before.length; k++) {
+      const t = this.byValue.get(before[k]!)
+      if (t) add(t, before, -1)
+      const d = this.documents.get(before[k]!)
+      if (d && number >> 3 < d.bitmap.length) d.bitmap[number >> 3]! &= ~(0x80 >> (number & 7))
+    }
+    for (let k = 0; k < now.length; k++) {
+      const t = this.byValue.get(now[k]!)
+      if (t) add(t, now, 1)
+      const d = this.documents.get(now[k]!)
+      if (d) {
+        if (number >> 3 >= d.bitmap.length) {
+          const grown = new Uint8Array(Math.max((number >> 3) + 1, 2 * d.bitmap.length))
+          grown.set(d.bitmap)
+          d.bitmap = grown
+        }
+        d.bitmap[number >> 3]! |= 0x80 >> (number & 7)
+      }
+    }
     if (this.words && this.byWord.size > 0) for (const id of this.words.wordIds(number)) change(this.byWord.get(id))
   }
 

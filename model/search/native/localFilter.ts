@@ -14,6 +14,7 @@ import { urnId } from '../../urn.ts'
 import type { Criterion, FilterGroups } from '../types.ts'
 import { FIELD_SEP, VALUE_SEP } from './entries.ts'
 import { hasBit, type FacetCopy } from './facetCopy.ts'
+import type { FacetTallies } from './facetTallies.ts'
 
 /** A filter criterion checked on the copy of the facet values: one of `values` (lower-cased) in `field`. */
 export interface FacetCriterion { field: string; values: string[]; negated: boolean; urn: boolean }
@@ -64,14 +65,18 @@ export function localCriteriaOf(fields: ReadonlyMap<string, SearchField>, filter
  * A URN field's value also matches by its id (criterionValueIds), as its postings do (documentOps.ts
  * aliases).
  */
-export function localCheck(facets: FacetCopy, groups: readonly ResolvedCriterion[][]): ((number: number) => boolean) | undefined {
+export function localCheck(facets: FacetCopy, groups: readonly ResolvedCriterion[][], tallies?: FacetTallies): ((number: number) => boolean) | undefined {
   if (groups.length === 0) return undefined
   const checks = groups.map((group) => group.map((c): ((number: number) => boolean) => {
     if ('numbers' in c) {
       const found = documentSet(c.numbers)
       return c.negated ? (n) => !hasDocument(found, n) : (n) => hasDocument(found, n)
     }
-    const mask = facets.valueMask(criterionValueIds(facets, c.facet))
+    const ids = criterionValueIds(facets, c.facet)
+    // One frequent value: a bit of its documents' bitmap (facetTallies.ts) rather than a look at the document's values.
+    const bitmap = ids.length === 1 ? tallies?.documentsOf(ids[0]!) : undefined
+    if (bitmap) return c.facet.negated ? (n) => !hasBit(bitmap, n) : (n) => hasBit(bitmap, n)
+    const mask = facets.valueMask(ids)
     return c.facet.negated ? (n) => !facets.hasMarked(n, mask) : (n) => facets.hasMarked(n, mask)
   }))
   // Called once per candidate document (thousands a query): a single criterion is its own check.

@@ -122,14 +122,15 @@ function stretchEnd(list: readonly string[], begin: number, within: (entry: stri
 export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0)
 
 /**
- * The first `k` of `items` in the code-unit order of their `key`s: a sorted list of the best k so far, which most
- * items pass by one comparison with its last (O(n) for a page of a large result, where sorting them all is O(n log n)).
+ * The first `k` of `items` in the order of their `key`s (strings: by code units): a sorted list of the best k so far,
+ * which most items pass by one comparison with its last (O(n) for a page of a large result, where sorting them all is
+ * O(n log n)).
  */
-export function firstInOrder<T>(items: T[], k: number, key: (item: T) => string): T[] {
+export function firstInOrder<T, K extends string | number>(items: T[], k: number, key: (item: T) => K): T[] {
   if (k <= 0) return []
-  if (4 * k >= items.length) return items.map((item) => [key(item), item] as const).sort((a, b) => byCodeUnits(a[0], b[0])).slice(0, k).map((e) => e[1])
+  if (4 * k >= items.length) return items.map((item) => [key(item), item] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, k).map((e) => e[1])
   const best: T[] = []
-  const keys: string[] = []
+  const keys: K[] = []
   for (const item of items) {
     const s = key(item)
     if (best.length === k) {
@@ -146,7 +147,7 @@ export function firstInOrder<T>(items: T[], k: number, key: (item: T) => string)
 
 
 /** The first position of sorted `list` whose entry is not below `key`. */
-export function lowerBound(list: readonly string[], key: string): number {
+export function lowerBound<K extends string | number>(list: readonly K[], key: K): number {
   let lo = 0
   let hi = list.length
   while (lo < hi) {

@@ -2,11 +2,12 @@
  * The facet counts a gateway keeps for frequent words and values, pure (model/search/native/facetTallies.ts): after
  * any sequence of documents' words and facet values written, rewritten and removed, in either order (the change log
  * interleaves them), with tables made at any moment, every kept table equals the counts computed from scratch from
- * the copies as they are; word ids reused by other words, and new value ids, included.
+ * the copies as they are, and every kept bitmap of a value's documents the documents that have it; word ids reused
+ * by other words, and new value ids, included.
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { FacetCopy } from '../../../model/search/native/facetCopy.ts'
+import { FacetCopy, hasBit } from '../../../model/search/native/facetCopy.ts'
 import { FacetTallies } from '../../../model/search/native/facetTallies.ts'
 import { encodeWords, WordCopy } from '../../../model/search/native/wordCopy.ts'
 import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
@@ -56,6 +57,9 @@ test('kept facet counts of words and values equal counts from scratch after any 
         for (let id = 0; id < facets.values.size; id++) {
           const kept = tallies.ofValue(id)
           if (kept) assert.equal(Array.from(kept), Array.from(facets.countHaving(id)), `seed ${seed} step ${step} value ${facets.values.lower(id)}`)
+          const bitmap = tallies.documentsOf(id)
+          const fresh = facets.bitmapHaving(id)
+          if (bitmap) assert.equal(Array.from({ length: 32 }, (_, n) => hasBit(bitmap, n)), Array.from({ length: 32 }, (_, n) => hasBit(fresh, n)), `seed ${seed} step ${step} documents of ${facets.values.lower(id)}`)
         }
       }
       live.add(n)
