@@ -146,9 +146,9 @@ export function firstInOrder<T, K extends string | number>(items: T[], k: number
 }
 
 
-/** The first position of sorted `list` whose entry is not below `key`. */
-export function lowerBound<K extends string | number>(list: readonly K[], key: K): number {
-  let lo = 0
+/** The first position of sorted `list` (from `lo` on) whose entry is not below `key`. */
+export function lowerBound<K extends string | number>(list: readonly K[], key: K, from = 0): number {
+  let lo = from
   let hi = list.length
   while (lo < hi) {
     const mid = (lo + hi) >> 1
