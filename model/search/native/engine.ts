@@ -252,33 +252,51 @@ export class NativeEngine implements SearchEngine {
       return this.answerHere(shard, query.entity, fields, documentSet(candidates.numbers, accept), candidates.fields, from, size, documents, asOf)
     }
     const names = facetNames(fields)
-    // `field:value` of a frequent facet value: its facet counts are kept (facetTallies.ts); the script only pages.
-    const tallied = must.length === 1 && query.filter.length === 0 && names.length > 0 ? await this.valueTally(shard, query.entity, fields, must[0]!, asOf) : undefined
+    // One criterion, EQUAL on a frequent facet value (`field:value`, or `*` with a facet picked): its facet counts
+    // are kept (facetTallies.ts), read while the script only pages.
+    const only = must.length === 1 && query.filter.length === 0 ? must[0] : must.length === 0 && query.filter.length === 1 && query.filter[0]!.length === 1 ? query.filter[0]![0] : undefined
+    const tally = only && names.length > 0 ? this.valueTally(shard, query.entity, fields, only, asOf) : undefined
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
-    const [total, page, counted, bitmap, numbers, stored] = await this.runSearch(shard, query.entity, {
-      from, size, documentsWanted: false, must: await this.resolveInner(shard, query.entity, must, asOf), filter, facets: tallied ? [] : names, documents,
-    })
+    const resolvedMust = await this.resolveInner(shard, query.entity, must, asOf)
+    const script = (o: { from: number; size: number; facets: readonly string[]; documents: boolean }) =>
+      this.runSearch(shard, query.entity, { ...o, documentsWanted: false, must: resolvedMust, filter })
+    const [[total, page, counted, bitmap, numbers, stored], tallied] = await Promise.all([script({ from, size, facets: tally ? [] : names, documents }), tally])
     const result: ShardHits = { total, hits: [], facets: [] }
     // Without words every hit scores 0 (the page is in urn order).
     for (const urn of page) result.hits.push({ urn: String(urn), score: 0 })
     if (documents) result.documents = stored.map((d) => (d ? String(d) : null))
-    result.counts = tallied && total > 0 ? { shard, counts: tallied }
-      : bitmap.length > 0 ? await this.countFacets(shard, query.entity, bitmap, asOf)
-      : numbers.length > 0 ? await this.countFacets(shard, query.entity, numbers, asOf)
-        : scriptCounts(shard, this.mirror.facetValues(query.entity.name), counted)
+    if (total === 0) return result
+    if (tally && !tallied) {
+      // The value stopped being one kept between the decision and the copy's read (rare): counted as any result.
+      const [, , recounted, again, againNumbers] = await script({ from: 0, size: 0, facets: names, documents: false })
+      result.counts = await this.scriptResultCounts(shard, query.entity, recounted, again, againNumbers, asOf)
+    } else result.counts = tallied ? { shard, counts: tallied } : await this.scriptResultCounts(shard, query.entity, counted, bitmap, numbers, asOf)
     return result
+  }
+
+  /** A script's result's facet counts: from its bitmap or its documents' numbers, counted here, or as it counted a match-all. */
+  private async scriptResultCounts(shard: number, entity: EntitySpec, counted: ScriptAnswer[2], bitmap: Buffer, numbers: readonly number[], asOf: number): Promise<FacetCounts> {
+    return bitmap.length > 0 ? this.countFacets(shard, entity, bitmap, asOf)
+      : numbers.length > 0 ? this.countFacets(shard, entity, numbers, asOf)
+        : scriptCounts(shard, this.mirror.facetValues(entity.name), counted)
   }
 
   /**
    * The kept facet counts of the documents that have one facet value (criterion `c`, EQUAL on a facet field naming
-   * one value), as of `asOf`; undefined when it is not one or too few documents have it (facetTallies.ts).
+   * one value) as of `asOf`, or undefined when it does not name one kept value (facetTallies.ts). Decided on the copy
+   * as it is (undefined at once when it is not one: the script then counts), read once the copy is current.
    */
-  private async valueTally(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, c: Criterion, asOf: number): Promise<ValueCounts | undefined> {
+  private valueTally(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, c: Criterion, asOf: number): Promise<ValueCounts | undefined> | undefined {
     const criterion = facetCriterionOf(fields, c)
-    if (!criterion || criterion.negated) return undefined
-    const facets = await this.mirror.facetsOf(shard, entity.name, asOf)
-    const ids = criterionValueIds(facets, criterion)
-    return ids.length === 1 ? (await this.mirror.talliesOf(shard, entity.name, asOf)).ofValue(ids[0]!) : undefined
+    const copied = this.mirror.copied(shard, entity.name)
+    if (!criterion || criterion.negated || !copied) return undefined
+    const ids = criterionValueIds(copied.facets, criterion)
+    if (ids.length !== 1 || !copied.tallies.keeps(ids[0]!)) return undefined
+    return (async () => {
+      const facets = await this.mirror.facetsOf(shard, entity.name, asOf)
+      const now = criterionValueIds(facets, criterion)
+      return now.length === 1 ? (await this.mirror.talliesOf(shard, entity.name, asOf)).ofValue(now[0]!) : undefined
+    })()
   }
 
   /** Runs the search script (search-2.lua) on one shard; strings come back as Buffers (the bitmap is bytes). */

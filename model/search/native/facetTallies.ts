@@ -1,16 +1,20 @@
 /**
  * Facet counts kept current, in a gateway, for the documents of a frequent word and of a frequent facet value of one
- * index (its copies: wordCopy.ts, facetCopy.ts), so that the facets of a query of one word, or of `field:value`, are
- * read rather than counted from its thousands of matches (a cache miss or three per match: about 0.2 ms per 1,000 on
- * a busy 2-core machine). A word's or value's table (counts by value id, as FacetCopy counts) is made on its first
- * use by counting its documents once, then follows every change of the copies: a document that enters or leaves a
- * word's posting adds or takes its values from that word's table; a document whose values change takes its old
- * values from, and adds its new ones to, the tables of its words and of its values. Each change reads the other
+ * index (its copies: wordCopy.ts, facetCopy.ts), so that the facets of a query of one word, or of one value
+ * (`field:value`, a facet picked), are read rather than counted from its thousands of matches (a cache miss or three
+ * per match: about 0.2 ms per 1,000 on a busy 2-core machine). A word's or value's table (counts by value id, as
+ * FacetCopy counts) is made on its first use by counting its documents once, then follows every change of the
+ * copies: a document that enters or leaves a word's posting adds or takes its values from that word's table; a
+ * document whose values change takes its old values from, and adds its new ones to, the tables of its words and of
+ * its values. Each change reads the other
  * copy as it is at that moment, so the order in which the log changes words and values does not matter.
  *
+ * A frequent value also gets a bitmap of its documents, kept the same way, so that a facet filter beside words
+ * checks each candidate by one bit.
+ *
  * Only words and values of at least `min` documents (NATIVE_TALLY_MIN, shared by the shards) get a table (fewer
- * are counted as they come, cheaply); the tables take at most TALLY_BUDGET bytes, the least recently read dropped
- * first (the next query makes it again).
+ * are counted as they come, cheaply); the words' tables, the values' and the bitmaps each take at most TALLY_BUDGET
+ * bytes, the least recently read dropped first (the next query makes it again).
  */
 import type { FacetCopy, FacetListener, ValueCounts } from './facetCopy.ts'
 import type { WordCopy, WordListener } from './wordCopy.ts'
@@ -56,10 +60,15 @@ export class FacetTallies implements WordListener, FacetListener {
     return this.read(this.byWord, id, () => facets.countNumbers(Array.from(posting)))
   }
 
+  /** Whether value `id` has the documents for its counts to be kept (ofValue answers). */
+  keeps(id: number): boolean {
+    return (this.facets?.total(id) ?? 0) >= this.min
+  }
+
   /** The facet counts of the documents that have value `id`, or undefined when fewer than `min` have it. */
   ofValue(id: number): ValueCounts | undefined {
     const facets = this.facets
-    if (!facets || facets.total(id) < this.min) return undefined
+    if (!facets || !this.keeps(id)) return undefined
     return this.read(this.byValue, id, () => facets.countHaving(id))
   }
 
@@ -70,7 +79,7 @@ export class FacetTallies implements WordListener, FacetListener {
    */
   documentsOf(id: number): Uint8Array | undefined {
     const facets = this.facets
-    if (!facets || facets.total(id) < this.min) return undefined
+    if (!facets || !this.keeps(id)) return undefined
     let kept = this.documents.get(id)
     if (kept) this.documents.delete(id)
     else kept = { bitmap: facets.bitmapHaving(id) }

@@ -241,6 +241,15 @@ export class IndexMirror {
   }
 
   /**
+   * The copy of the documents' facet values of `entityType`'s index in `shard` and the counts kept beside it, as they
+   * are (not brought up to date: for decisions a log read barely changes), or undefined when not copied yet.
+   */
+  copied(shard: number, entityType: string): { facets: FacetCopy; tallies: FacetTallies } | undefined {
+    const copy = this.copies.get(this.keys.nativeIndex(shard, entityType, 'log'))
+    return copy?.facets ? { facets: copy.facets, tallies: copy.tallies } : undefined
+  }
+
+  /**
    * The facet counts kept for frequent values of `entityType`'s index in `shard` (facetTallies.ts), current as of
    * `asOf` (as for find).
    */
