@@ -393,9 +393,11 @@ export class NativeEngine implements SearchEngine {
     }
     const keeping = keep(copies)
     const names = facetNames(fields)
-    // One frequent word without a filter: its facet counts are kept (facetTallies.ts), its matches not listed.
+    // One word without a filter: its facet counts are kept (facetTallies.ts; a prefix's words: theirs summed, less
+    // the documents they share), its matches not listed.
     const single = keeping || names.length === 0 ? undefined : singleWord(copies.words, words, expansions)
-    const tallied = single === undefined ? undefined : copies.tallies.ofWord(single)
+    const prefixWords = keeping || names.length === 0 || words.length !== 1 || !words[0]!.prefix ? undefined : expansions.get(words[0]!.token)
+    const tallied = single !== undefined ? copies.tallies.ofWord(single) : prefixWords && prefixWords.length > 1 ? copies.tallies.ofWords(prefixWords) : undefined
     const answer = matchWords(copies.words, words, expansions, keeping, from, size, tallied === undefined)
     const page = answer.page.map((m) => copies.words.urn(m.number))
     // Scores are minus the relevance.

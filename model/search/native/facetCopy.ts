@@ -248,6 +248,12 @@ export class FacetCopy {
     return false
   }
 
+  /** Adds `by` (1 or -1) to the counts of document `number`'s values in `counts`. */
+  addDocument(counts: Uint32Array, number: number, by: number): void {
+    if (number >= this.size.length) return
+    for (let k = this.start[number]!, to = k + this.size[number]!; k < to; k++) counts[this.packed[k]!]! += by
+  }
+
   private tally(counts: Uint32Array, number: number): void {
     if (number >= this.size.length) return
     const from = this.start[number]!

@@ -60,6 +60,31 @@ export class FacetTallies implements WordListener, FacetListener {
     return this.read(this.byWord, id, () => facets.countNumbers(Array.from(posting)))
   }
 
+  /**
+   * The facet counts of the documents of any of the words `ids` (a prefix's words), each document once: a kept word
+   * adds its counts less those of its documents already counted (found by a byte per document number), a word
+   * without counts adds its documents not counted yet. Reading a document's values is the dear part (a cache miss or
+   * three); here only the documents two words share are read, where counting the union read every one.
+   */
+  ofWords(ids: readonly number[]): ValueCounts | undefined {
+    const { words, facets } = this
+    if (!words || !facets) return undefined
+    const counts = new Uint32Array(facets.values.size)
+    const counted = new Uint8Array(words.documentLimit)
+    for (const id of ids) {
+      const posting = words.posting(id)
+      const kept = this.ofWord(id)
+      if (kept) {
+        for (let k = 0; k < kept.length; k++) counts[k]! += kept[k]!
+        for (const n of posting) if (counted[n] === 1) facets.addDocument(counts, n, -1)
+      } else {
+        for (const n of posting) if (counted[n] === 0) facets.addDocument(counts, n, 1)
+      }
+      for (const n of posting) counted[n] = 1
+    }
+    return counts
+  }
+
   /** Whether value `id` has the documents for its counts to be kept (ofValue answers). */
   keeps(id: number): boolean {
     return (this.facets?.total(id) ?? 0) >= this.min

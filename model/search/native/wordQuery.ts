@@ -37,7 +37,7 @@ export function matchWords(copy: WordCopy, words: readonly QueryWord[], expansio
     const posting = copy.posting(ids[0]![0]!)
     return { total: posting.length, page: Array.from(posting.subarray(from, from + size), (n) => ({ number: n, score: copy.score(n, ids[0]![0]!)! })), numbers: [] }
   }
-  return words.length === 1 ? oneWord(copy, ids[0]!, keep, from, size) : severalWords(copy, ids, keep, from, size)
+  return words.length === 1 ? oneWord(copy, ids[0]!, keep, from, size, numbers) : severalWords(copy, ids, keep, from, size)
 }
 
 /** The id of the one word a query matches (a word, or a prefix that only one word has), else undefined. */
@@ -54,7 +54,7 @@ export function singleWord(copy: WordCopy, words: readonly QueryWord[], expansio
  * accepted document of them, each once, and the page is read from the posting (several: merged in order, a
  * document at its first, best, place, as far as the page goes).
  */
-function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number) => boolean) | undefined, from: number, size: number): WordAnswer {
+function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number) => boolean) | undefined, from: number, size: number, listed: boolean): WordAnswer {
   const postings = ids.map((id) => copy.posting(id))
   if (postings.length === 1) {
     // Copied: the posting changes as the copy follows the log, which the facets' count may wait for.
@@ -62,17 +62,21 @@ function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number)
     for (const n of postings[0]!) if (!keep || keep(n)) numbers.push(n)
     return { total: numbers.length, page: numbers.slice(from, from + size).map((n) => ({ number: n, score: copy.score(n, ids[0]!)! })), numbers }
   }
-  const seen = new Set<number>()
+  // Each document once: a byte per document number (a set of thousands of numbers cost more than the rest).
+  const seen = new Uint8Array(copy.documentLimit)
   const numbers: number[] = []
+  let total = 0
   for (const posting of postings) {
     for (const n of posting) {
-      if (seen.has(n)) continue
-      seen.add(n)
-      if (!keep || keep(n)) numbers.push(n)
+      if (seen[n] === 1) continue
+      seen[n] = 1
+      if (keep && !keep(n)) continue
+      total++
+      if (listed) numbers.push(n)
     }
   }
   const page: WordMatch[] = []
-  if (size > 0 && from < numbers.length) {
+  if (size > 0 && from < total) {
     const placed = new Set<number>()
     let skipped = 0
     for (const [n, score] of merged(copy, ids)) {
@@ -83,7 +87,7 @@ function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number)
       if (page.length === size) break
     }
   }
-  return { total: numbers.length, page, numbers }
+  return { total, page, numbers }
 }
 
 /**

@@ -2,8 +2,8 @@
  * The facet counts a gateway keeps for frequent words and values, pure (model/search/native/facetTallies.ts): after
  * any sequence of documents' words and facet values written, rewritten and removed, in either order (the change log
  * interleaves them), with tables made at any moment, every kept table equals the counts computed from scratch from
- * the copies as they are, and every kept bitmap of a value's documents the documents that have it; word ids reused
- * by other words, and new value ids, included.
+ * the copies as they are (a union of words' too: each document once), and every kept bitmap of a value's documents
+ * the documents that have it; word ids reused by other words, and new value ids, included.
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -32,7 +32,8 @@ test('kept facet counts of words and values equal counts from scratch after any 
     const words = new WordCopy()
     words.seal()
     const facets = new FacetCopy()
-    const tallies = new FacetTallies(1)
+    // Every word and value kept, or only those of 4 documents or more (the others counted as they come).
+    const tallies = new FacetTallies(seed % 2 === 0 ? 1 : 4)
     tallies.attach(words, facets)
     const live = new Set<number>()
     for (let step = 0; step < 400; step++) {
@@ -54,6 +55,10 @@ test('kept facet counts of words and values equal counts from scratch after any 
           const kept = tallies.ofWord(id)
           if (kept) assert.equal(Array.from(kept), Array.from(facets.countNumbers(Array.from(words.posting(id)))), `seed ${seed} step ${step} word ${word}`)
         }
+        // A prefix's words: their union's counts, each document once.
+        const some = WORDS.filter(() => rnd() < 0.5).map((w) => words.idOf(w)).filter((id) => id !== undefined)
+        const union = [...new Set(some.flatMap((id) => Array.from(words.posting(id))))]
+        assert.equal(Array.from(tallies.ofWords(some)!), Array.from(facets.countNumbers(union)), `seed ${seed} step ${step} words ${some.join(',')}`)
         for (let id = 0; id < facets.values.size; id++) {
           const kept = tallies.ofValue(id)
           if (kept) assert.equal(Array.from(kept), Array.from(facets.countHaving(id)), `seed ${seed} step ${step} value ${facets.values.lower(id)}`)
