@@ -247,8 +247,8 @@ export class NativeEngine implements SearchEngine {
     // `*` and a name's condition (with facet values, or more such groups) is answered from the documents it found.
     const candidates = local ? localCandidates(local) : undefined
     if (candidates) {
-      const accept = local!.length === 1 && local![0]!.length === 1 ? undefined
-        : localCheck(await this.mirror.facetsOf(shard, query.entity.name, asOf), local!, await this.mirror.talliesOf(shard, query.entity.name, asOf))
+      const copies = local!.length === 1 && local![0]!.length === 1 ? undefined : await this.mirror.facetCopiesOf(shard, query.entity.name, asOf)
+      const accept = copies && localCheck(copies.facets, local!, copies.tallies)
       return this.answerHere(shard, query.entity, fields, documentSet(candidates.numbers, accept), candidates.fields, from, size, documents, asOf)
     }
     const names = facetNames(fields)
@@ -293,9 +293,9 @@ export class NativeEngine implements SearchEngine {
     const ids = criterionValueIds(copied.facets, criterion)
     if (ids.length !== 1 || !copied.tallies.keeps(ids[0]!)) return undefined
     return (async () => {
-      const facets = await this.mirror.facetsOf(shard, entity.name, asOf)
+      const { facets, tallies } = await this.mirror.facetCopiesOf(shard, entity.name, asOf)
       const now = criterionValueIds(facets, criterion)
-      return now.length === 1 ? (await this.mirror.talliesOf(shard, entity.name, asOf)).ofValue(now[0]!) : undefined
+      return now.length === 1 ? tallies.ofValue(now[0]!) : undefined
     })()
   }
 

@@ -140,27 +140,21 @@ export class FacetCopy {
   /** The documents that have value `id`, as a bitmap (bit n = document n, most significant bit first): every document read once. */
   bitmapHaving(id: number): Uint8Array {
     const bitmap = new Uint8Array((this.size.length >> 3) + 1)
-    for (let n = 0; n < this.size.length; n++) {
-      for (let k = this.start[n]!, to = k + this.size[n]!; k < to; k++) {
-        if (this.packed[k] !== id) continue
-        bitmap[n >> 3]! |= 0x80 >> (n & 7)
-        break
-      }
-    }
+    for (let n = 0; n < this.size.length; n++) if (this.has(n, id)) bitmap[n >> 3]! |= 0x80 >> (n & 7)
     return bitmap
   }
 
   /** Facet counts of the documents that have value `id`: every document read once. */
   countHaving(id: number): ValueCounts {
     const counts = new Uint32Array(this.values.size)
-    for (let n = 0; n < this.size.length; n++) {
-      const from = this.start[n]!
-      const to = from + this.size[n]!
-      let has = false
-      for (let k = from; k < to && !has; k++) has = this.packed[k] === id
-      if (has) for (let k = from; k < to; k++) counts[this.packed[k]!]!++
-    }
+    for (let n = 0; n < this.size.length; n++) if (this.has(n, id)) this.tally(counts, n)
     return counts
+  }
+
+  /** Whether document `number` has value `id`. */
+  private has(number: number, id: number): boolean {
+    for (let k = this.start[number]!, to = k + this.size[number]!; k < to; k++) if (this.packed[k] === id) return true
+    return false
   }
 
   /** Room for documents up to `count`. */
@@ -227,10 +221,10 @@ export class FacetCopy {
     this.repack(0)
   }
 
-  /** As countBitmap, for the documents numbered `numbers`. */
-  countNumbers(numbers: readonly number[]): ValueCounts {
+  /** As countBitmap, for the documents numbered `numbers` (a posting as it is: no copy into an array). */
+  countNumbers(numbers: ArrayLike<number>): ValueCounts {
     const counts = new Uint32Array(this.values.size)
-    for (const n of numbers) this.tally(counts, n)
+    for (let i = 0; i < numbers.length; i++) this.tally(counts, numbers[i]!)
     return counts
   }
 

@@ -6,8 +6,8 @@
  * FacetCopy counts) is made on its first use by counting its documents once, then follows every change of the
  * copies: a document that enters or leaves a word's posting adds or takes its values from that word's table; a
  * document whose values change takes its old values from, and adds its new ones to, the tables of its words and of
- * its values. Each change reads the other
- * copy as it is at that moment, so the order in which the log changes words and values does not matter.
+ * its values. Each change reads the other copy as it is at that moment, so the order in which the log changes words
+ * and values does not matter.
  *
  * A frequent value also gets a bitmap of its documents, kept the same way, so that a facet filter beside words
  * checks each candidate by one bit.
@@ -57,7 +57,7 @@ export class FacetTallies implements WordListener, FacetListener {
     if (!words || !facets) return undefined
     const posting = words.posting(id)
     if (posting.length < this.min) return undefined
-    return this.read(this.byWord, id, () => facets.countNumbers(Array.from(posting)))
+    return this.read(this.byWord, id, () => facets.countNumbers(posting))
   }
 
   /**
@@ -105,12 +105,8 @@ export class FacetTallies implements WordListener, FacetListener {
   documentsOf(id: number): Uint8Array | undefined {
     const facets = this.facets
     if (!facets || !this.keeps(id)) return undefined
-    let kept = this.documents.get(id)
-    if (kept) this.documents.delete(id)
-    else kept = { bitmap: facets.bitmapHaving(id) }
-    this.documents.set(id, kept)
-    const most = Math.max(1, Math.floor(TALLY_BUDGET / Math.max(1, kept.bitmap.length)))
-    while (this.documents.size > most) this.documents.delete(this.documents.keys().next().value!)
+    const kept = recent(this.documents, id, () => ({ bitmap: facets.bitmapHaving(id) }))
+    keepAtMost(this.documents, TALLY_BUDGET / kept.bitmap.length)
     return kept.bitmap
   }
 
@@ -158,24 +154,26 @@ export class FacetTallies implements WordListener, FacetListener {
 
   /** A copy of the table of `id` in `tables` (made by `make` when there is none), as long as the values' ids. */
   private read(tables: Map<number, Table>, id: number, make: () => Uint32Array): ValueCounts {
-    let table = tables.get(id)
-    if (table) tables.delete(id)
-    else table = { counts: make() }
-    // Last read, last dropped.
-    tables.set(id, table)
+    const table = recent(tables, id, () => ({ counts: make() }))
     const size = this.facets!.values.size
     const out = new Uint32Array(size)
     out.set(table.counts.length <= size ? table.counts : table.counts.subarray(0, size))
-    this.keepWithinBudget(size)
+    for (const kept of [this.byWord, this.byValue]) keepAtMost(kept, TALLY_BUDGET / (4 * size))
     return out
   }
+}
 
-  private keepWithinBudget(size: number): void {
-    const most = Math.max(1, Math.floor(TALLY_BUDGET / (4 * Math.max(1, size))))
-    for (const tables of [this.byWord, this.byValue]) {
-      while (tables.size > most) tables.delete(tables.keys().next().value!)
-    }
-  }
+/** The entry of `id` in `entries` (made by `make` when there is none), put last: the last read is the last dropped. */
+function recent<T>(entries: Map<number, T>, id: number, make: () => T): T {
+  const entry = entries.get(id) ?? make()
+  entries.delete(id)
+  entries.set(id, entry)
+  return entry
+}
+
+/** Drops the least recently read of `entries` until at most `most` (at least one) are left. */
+function keepAtMost<T>(entries: Map<number, T>, most: number): void {
+  while (entries.size > Math.max(1, Math.floor(most))) entries.delete(entries.keys().next().value!)
 }
 
 /** Adds `by` to the counts of value ids `ids` in `table`. */

@@ -250,11 +250,12 @@ export class IndexMirror {
   }
 
   /**
-   * The facet counts kept for frequent values of `entityType`'s index in `shard` (facetTallies.ts), current as of
-   * `asOf` (as for find).
+   * The copy of the documents' facet values of `entityType`'s index in `shard` and the counts kept beside it
+   * (facetTallies.ts), current as of `asOf` (as for find).
    */
-  async talliesOf(shard: number, entityType: string, asOf = performance.now()): Promise<FacetTallies> {
-    return (await this.current(shard, entityType, FACETS, asOf)).tallies
+  async facetCopiesOf(shard: number, entityType: string, asOf = performance.now()): Promise<{ facets: FacetCopy; tallies: FacetTallies }> {
+    const copy = await this.current(shard, entityType, FACETS, asOf)
+    return { facets: copy.facets!, tallies: copy.tallies }
   }
 
   /**
