@@ -47,6 +47,40 @@ function maskOf(cmd: string, argc: number): string {
   return mask
 }
 
+/** Commands whose arguments after the key are a list of independent members (or pairs): two on one key are one. */
+const MERGEABLE = new Set(['HSET', 'HDEL', 'ZADD', 'ZREM', 'SADD', 'SREM'])
+
+/** The keys an op names. */
+function keysOf(op: Op): string[] {
+  return keyPositions(op[0]!, op.length - 1).map((i) => op[i + 1]!)
+}
+
+/**
+ * The same ops with those of one mergeable command on one key joined into the first of them, where no op between
+ * them names that key (so moving the later one up changes nothing any op reads): an entity's aspects (one HSET of
+ * several fields), its rows, its autocomplete entries (one ZADD each). An op followed by LEXLOG stays alone, as
+ * LEXLOG reads whether that op added or removed its one member. Fewer commands for the script to run: each costs
+ * Redis a few microseconds beyond its own work, and a new dataset's apply had ~70.
+ */
+export function coalesceOps(ops: readonly Op[]): Op[] {
+  const out: Op[] = []
+  /** Key -> the op in `out` that a later op of the same command on it may join. */
+  const open = new Map<string, Op>()
+  ops.forEach((op, i) => {
+    const joinable = MERGEABLE.has(op[0]!) && op.length > 2 && ops[i + 1]?.[0] !== 'LEXLOG'
+    const target = joinable ? open.get(op[1]!) : undefined
+    if (target && target[0] === op[0]) {
+      for (let j = 2; j < op.length; j++) target.push(op[j]!)
+      return
+    }
+    for (const key of keysOf(op)) open.delete(key)
+    const copy = [...op]
+    out.push(copy)
+    if (joinable) open.set(op[1]!, copy)
+  })
+  return out
+}
+
 /** An apply's KEYS and the ARGV tail describing its ops. */
 export interface EncodedOps {
   keys: string[]
@@ -54,12 +88,13 @@ export interface EncodedOps {
 }
 
 /**
- * Encodes ops for the apply script. `first` keys open KEYS (the script's own, e.g. the entity's meta hash); every
+ * Encodes ops (coalesced: coalesceOps) for the apply script. `first` keys open KEYS (the script's own, e.g. the entity's meta hash); every
  * key an op names follows, once each. ARGV: op count, then per op: command, argument count, a mask with `k` for
  * each argument that is a key (given as its index into KEYS) and `v` for a plain value, then the arguments.
  * Throws when the keys do not all share one hash tag: such an apply could not run on a cluster.
  */
-export function encodeOps(first: readonly string[], ops: readonly Op[]): EncodedOps {
+export function encodeOps(first: readonly string[], given: readonly Op[]): EncodedOps {
+  const ops = coalesceOps(given)
   const keys = [...first]
   const index = new Map(keys.map((k, i) => [k, i + 1]))
   const keyRef = (key: string): string => {

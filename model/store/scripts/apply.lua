@@ -67,10 +67,11 @@
            {-1, rev}    the entity changed since it was read: nothing done, recompute and retry
 ]]
 local meta = KEYS[1]
-local rev = redis.call('HGET', meta, 'rev') or '0'
+local state = redis.call('HMGET', meta, 'rev', 'job')
+local rev = state[1] or '0'
 if rev ~= ARGV[1] then return {-1, rev} end
 if ARGV[2] ~= '' then
-  local last = redis.call('HGET', meta, 'job')
+  local last = state[2]
   if last then
     local lastJob, lastN = string.match(last, '^(.*)#(%d+)$')
     local job, n = string.match(ARGV[2], '^(.*)#(%d+)$')
@@ -82,14 +83,16 @@ local allowed = {
   HSET = true, HDEL = true, DEL = true, SADD = true, SREM = true, ZADD = true, ZREM = true, ZINCRBY = true,
   ZREMRANGEBYSCORE = true, XADD = true, HINCRBY = true, EXPIRE = true,
 }
--- A document's number, from the docs hash (`<number>|<line>`), or nil; remembered for this run (an entity's ops
--- ask for its own number once per posting).
+-- A document's number, from the docs hash (`<number>|<line>`), or nil; remembered for this run with the entry it
+-- came from (an entity's ops ask for its own number once per posting, and DOC for its entry).
 local numbers = {}
+local entries = {}
 local function docNumber(docs, urn)
   local key = docs .. '\0' .. urn
   if numbers[key] == nil then
     local v = redis.call('HGET', docs, urn)
     numbers[key] = v and tonumber(string.match(v, '^(%d+)')) or false
+    entries[key] = v or false
   end
   return numbers[key] or nil
 end
@@ -228,13 +231,15 @@ for _ = 1, n do
     logChange(a[1], a[2], a[7], 'u', a[5], 'd', number or '', 'w', a[6])
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
+    local id = a[1] .. '\0' .. a[5]
     if not number then
       number = tonumber(redis.call('SPOP', a[3]) or redis.call('INCR', a[2]))
-      numbers[a[1] .. '\0' .. a[5]] = number
+      numbers[id] = number
     end
     local entry = number .. '|' .. a[6]
-    if redis.call('HGET', a[1], a[5]) ~= entry then
+    if entries[id] ~= entry then
       redis.call('HSET', a[1], a[5], entry)
+      entries[id] = entry
       logChange(a[7], a[8], a[9], 'n', number, 'l', a[6])
     end
     redis.call('SETBIT', a[4], number, 1)
@@ -246,6 +251,7 @@ for _ = 1, n do
       redis.call('HDEL', a[4], number)
       redis.call('SADD', a[2], number)
       numbers[a[1] .. '\0' .. a[5]] = false
+      entries[a[1] .. '\0' .. a[5]] = false
       logChange(a[6], a[7], a[8], 'n', number)
     end
   elseif cmd == 'POST' then
