@@ -46,11 +46,14 @@
                                                            ZREM), logs {f field, v value, p 1|0}
              PAIRLOG log origin docs field value urn present maxlen  logs {f field, v value, u urn, d urn's
                                                            document number (from docs), p present}: urn's document
-                                                           has (1) or no longer has (0) value in field
+                                                           has (1) or no longer has (0) value in field; only when
+                                                           the op just before it (KLINK, KUNLINK) changed the
+                                                           posting, or this run gave the document its number (a
+                                                           restated document whose pairs stand logs nothing)
              WORDLOG log origin docs hash urn words maxlen  HSET hash <urn's document number (from docs)>
                                                            `urn \0 words` (HDEL when words is ''), and logs {u urn,
                                                            d number, w words}: the document's words and their
-                                                           scores now
+                                                           scores now; nothing when the hash holds them already
            The redisearch engine's string lexicons (model/search/redisearch/companions.ts):
              VCOUNT  counts lexicon value delta            HINCRBY counts value delta; at 0 or below HDEL counts
                                                            value and ZREM lexicon value; when it is now delta
@@ -87,6 +90,8 @@ local allowed = {
 -- came from (an entity's ops ask for its own number once per posting, and DOC for its entry).
 local numbers = {}
 local entries = {}
+-- Documents given a number by this run (`docs \0 urn` -> true): the copies learn their pairs anew.
+local numbered = {}
 local function docNumber(docs, urn)
   local key = docs .. '\0' .. urn
   if numbers[key] == nil then
@@ -143,10 +148,12 @@ end
 
 local i = 4
 local n = tonumber(ARGV[3])
--- What the previous op did to a lexicon: '1' added its value, '0' removed it, nil neither (LEXLOG reads it).
-local lexiconChange, thisChange
+-- What the previous op did to a lexicon: '1' added its value, '0' removed it, nil neither (LEXLOG reads it); and
+-- whether it added or removed its member (KLINK, KUNLINK: PAIRLOG reads it).
+local lexiconChange, thisChange, memberChange, thisMember
 for _ = 1, n do
   lexiconChange, thisChange = thisChange, nil
+  memberChange, thisMember = thisMember, nil
   local cmd = ARGV[i]
   local argc = tonumber(ARGV[i + 1])
   local mask = ARGV[i + 2]
@@ -203,6 +210,7 @@ for _ = 1, n do
       end
     end
     known[a[1]] = { size + added, kind }
+    thisMember = added == 1
     if added == 1 and size == 0 then
       -- Logged even when the lexicon had it (a restated posting): the spelling in the hash may be new.
       redis.call('ZADD', a[3], 0, a[4])
@@ -215,6 +223,7 @@ for _ = 1, n do
     if kind == 'zset' then removed = redis.call('ZREM', a[1], a[2]) elseif kind == 'set' then removed = redis.call('SREM', a[1], a[2]) end
     size = size - removed
     known[a[1]] = { size, size > 0 and kind or 'none' }
+    thisMember = removed == 1
     if size == 0 then
       if redis.call('ZREM', a[3], a[4]) == 1 then thisChange = '0' end
       if argc > 4 then redis.call('HDEL', a[5], a[4]) end
@@ -222,19 +231,26 @@ for _ = 1, n do
   elseif cmd == 'LEXLOG' then
     if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
   elseif cmd == 'PAIRLOG' then
-    logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7])
+    if memberChange or numbered[a[3] .. '\0' .. a[6]] then
+      logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7])
+    end
   elseif cmd == 'WORDLOG' then
     local number = docNumber(a[3], a[5])
-    if number then
-      if a[6] == '' then redis.call('HDEL', a[4], number) else redis.call('HSET', a[4], number, a[5] .. '\0' .. a[6]) end
+    local held = false
+    if a[6] ~= '' then held = a[5] .. '\0' .. a[6] end
+    if not number or numbered[a[3] .. '\0' .. a[5]] or (redis.call('HGET', a[4], number) or false) ~= held then
+      if number then
+        if held then redis.call('HSET', a[4], number, held) else redis.call('HDEL', a[4], number) end
+      end
+      logChange(a[1], a[2], a[7], 'u', a[5], 'd', number or '', 'w', a[6])
     end
-    logChange(a[1], a[2], a[7], 'u', a[5], 'd', number or '', 'w', a[6])
   elseif cmd == 'DOC' then
     local number = docNumber(a[1], a[5])
     local id = a[1] .. '\0' .. a[5]
     if not number then
       number = tonumber(redis.call('SPOP', a[3]) or redis.call('INCR', a[2]))
       numbers[id] = number
+      numbered[id] = true
     end
     local entry = number .. '|' .. a[6]
     if entries[id] ~= entry then
