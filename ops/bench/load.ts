@@ -65,3 +65,23 @@ export async function runLoad(baseUrl: string, clients: number, total: number, n
   agent.destroy()
   return { requests: total, seconds, perSecond: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors }
 }
+
+/**
+ * Restores indices through the route (`POST /operations?action=restoreIndices`), batch after batch of `batchSize`
+ * rows, until the last; `select` narrows the rows (`urnLike`, `aspect`, ...). Resolves with the rows restored.
+ */
+export async function restoreThrough(baseUrl: string, token: string, select: Record<string, unknown>, batchSize = 2000): Promise<number> {
+  let start: number | null = 0
+  let restored = 0
+  while (start !== null) {
+    const res = await fetch(`${baseUrl}/operations?action=restoreIndices`, {
+      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ ...select, start, batchSize }),
+    })
+    if (!res.ok) throw new Error(`restoreIndices -> ${res.status} ${(await res.text()).slice(0, 300)}`)
+    const { value } = await res.json() as { value: { result: { rowsRestored: number; nextStart: number | null } } }
+    restored += value.result.rowsRestored
+    start = value.result.nextStart
+  }
+  return restored
+}

@@ -24,7 +24,7 @@ import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { startRedisCluster } from '../localCluster.ts'
 import { bareBullmq, bareRestify, evalshaApply, rawPipelinedHset } from './baselines.ts'
 import { BENCH_PLATFORMS, datasetMcps, datasetProposal, datasetUrn } from './data.ts'
-import { runLoad, send, type LoadResult } from './load.ts'
+import { restoreThrough, runLoad, send, type LoadResult } from './load.ts'
 import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { measureSearchKinds, medianKinds, type KindResult } from './searchKinds.ts'
 import { median, percentile, round } from './stats.ts'
@@ -235,17 +235,8 @@ if (!SEARCH_ONLY) {
   // Restore indices over one platform's rows, 2,000 rows per call.
   const restoreRates: number[] = []
   for (let r = 0; r < ROUNDS; r++) {
-    let start: number | null = 0
-    let restored = 0
     const t0 = performance.now()
-    while (start !== null) {
-      const res = await fetch(`${base}/operations?action=restoreIndices`, {
-        method: 'POST', headers: { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${BENCH_PLATFORMS[1]},%`, start, batchSize: 2000 }),
-      }).then((x) => x.json()) as { value: { result: { rowsRestored: number; nextStart: number | null } } }
-      restored += res.value.result.rowsRestored
-      start = res.value.result.nextStart
-    }
+    const restored = await restoreThrough(base, ADMIN, { urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${BENCH_PLATFORMS[1]},%` })
     restoreRates.push(restored / ((performance.now() - t0) / 1000))
   }
   record({ figure: 'restore indices (one platform, 2,000 rows per call)', value: median(restoreRates), unit: 'rows/s' })

@@ -1,0 +1,94 @@
+/**
+ * `node ops/bench/writeRates.ts`: the write path's throughput alone, quickly (what issue 20 measures): starts its own
+ * Redis, WRITE_WORKERS worker processes and a gateway, loads WRITE_DATASETS (20,000) new datasets through
+ * ingestProposalBatch (1,000 proposals a request, 4 in flight), then sends synchronous ingestProposals (new versions of loaded datasets) from WRITE_SYNC_CLIENTS clients (16; a
+ * list, or empty for none), restores one platform's rows and every row (not with WRITE_RESTORE=0), and prints each
+ * figure with the CPU each process spent on it (Redis, gateway, workers: from /proc), so a change can be judged
+ * by CPU per dataset as well as by rate on a shared machine. BENCH_PROFILE=<dir> writes the processes' CPU profiles;
+ * WRITE_WORKER_FLAGS adds Node flags to the workers (e.g. `--trace-gc`), WRITE_WORKER_LOG=<file> keeps their output.
+ */
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Redis } from 'ioredis'
+import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
+import { BENCH_PLATFORMS, datasetProposal } from './data.ts'
+import { restoreThrough, runLoad } from './load.ts'
+import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
+import { round } from './stats.ts'
+
+const DATASETS = Number(process.env.WRITE_DATASETS ?? 20_000)
+const WORKERS = Number(process.env.WRITE_WORKERS ?? 1)
+const ENGINE = process.env.BENCH_ENGINE ?? 'native'
+const PROFILE = process.env.BENCH_PROFILE
+const RESTORE = process.env.WRITE_RESTORE !== '0'
+const SYNC_CLIENTS = (process.env.WRITE_SYNC_CLIENTS ?? '16').split(',').filter(Boolean).map(Number)
+const ADMIN = 'svc_bench_admin_token'
+
+const embedded = await startEmbeddedRedis({ dataDir: mkdtempSync(join(tmpdir(), 'svc-wbench-')), appendFsync: 'everysec', binary: process.env.BENCH_REDIS_SERVER, module: process.env.REDISEARCH_MODULE })
+const redis = new Redis(embedded.url)
+const port = await freePort()
+const env = { REDIS_URL: embedded.url, PORT: String(port), PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: ADMIN, KEY_PREFIX: 'bench:svc:' }
+const flags = [...SERVICE_NODE_FLAGS, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [])]
+const children: Child[] = []
+const workerFlags = [...flags, ...(process.env.WRITE_WORKER_FLAGS ?? '').split(' ').filter(Boolean)]
+for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 30_000, workerFlags))
+if (process.env.WRITE_WORKER_LOG) for (const c of children) c.process.stdout!.on('data', (d: Buffer) => appendFileSync(process.env.WRITE_WORKER_LOG!, d))
+children.push(await startChild('gateway/main.ts', env, /gateway listening/, 30_000, flags))
+const base = `http://127.0.0.1:${port}`
+
+/** CPU seconds of a process (user + system) from /proc. */
+const ticks = Number(process.env.CLK_TCK ?? 100)
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+  return (Number(fields[11]) + Number(fields[12])) / ticks
+}
+const pids = { redis: Number(/process_id:(\d+)/.exec(await redis.info('server'))![1]), gateway: children.at(-1)!.process.pid!, workers: children.slice(0, -1).map((c) => c.process.pid!) }
+const sample = () => ({ redis: cpuOf(pids.redis), gateway: cpuOf(pids.gateway), workers: pids.workers.reduce((a, p) => a + cpuOf(p), 0) })
+/** Redis's time by command (INFO commandstats: calls, usec). */
+async function commandStats(): Promise<Map<string, [number, number]>> {
+  const stats = new Map<string, [number, number]>()
+  for (const m of (await redis.info('commandstats')).matchAll(/cmdstat_(\S+):calls=(\d+),usec=(\d+)/g)) stats.set(m[1]!, [Number(m[2]), Number(m[3])])
+  return stats
+}
+async function measure(name: string, units: string, run: () => Promise<number>): Promise<void> {
+  const statsBefore = await commandStats()
+  const before = sample()
+  const t0 = performance.now()
+  const n = await run()
+  const seconds = (performance.now() - t0) / 1000
+  const after = sample()
+  const per = (k: keyof typeof before) => `${k} ${round(((after[k] - before[k]) * 1e6) / n)} us (${round((100 * (after[k] - before[k])) / seconds)}%)`
+  process.stdout.write(`${name}: ${round(n / seconds)} ${units}/s over ${round(seconds)} s; CPU per ${units.replace(/s$/, '')}: ${per('redis')}, ${per('gateway')}, ${per('workers')}\n`)
+  const statsAfter = await commandStats()
+  const delta = [...statsAfter].map(([c, [calls, usec]]) => [c, calls - (statsBefore.get(c)?.[0] ?? 0), usec - (statsBefore.get(c)?.[1] ?? 0)] as const)
+    .filter(([, calls]) => calls > 0).sort((a, b) => b[2] - a[2]).slice(0, 14)
+  process.stdout.write(`  Redis per ${units.replace(/s$/, '')}: ${delta.map(([c, calls, usec]) => `${c} ${round(calls / n)}x ${round(usec / n)} us`).join(', ')}\n`)
+}
+
+try {
+  await measure('batch first writes', 'datasets', async () => {
+    await runLoad(base, 4, Math.ceil(DATASETS / 1000), (b) => ({
+      method: 'POST', path: '/aspects?action=ingestProposalBatch',
+      body: JSON.stringify({ proposals: Array.from({ length: Math.min(1000, DATASETS - b * 1000) }, (_, k) => datasetProposal(b * 1000 + k, 0)) }),
+    }))
+    return DATASETS
+  })
+  process.stdout.write(`  (aspects stored: 4 per dataset)\n`)
+  // Synchronous proposals (issue 20's first figure), each a new version of one of 5,000 loaded datasets.
+  for (const clients of SYNC_CLIENTS) {
+    await measure(`sync ingestProposal, ${clients} clients`, 'proposals', async () => {
+      const total = clients * 250
+      await runLoad(base, clients, total, (i) => ({ method: 'POST', path: '/aspects?action=ingestProposal', body: JSON.stringify({ proposal: datasetProposal(i % 5000, 1 + Math.floor(i / 5000)) }) }))
+      return total
+    })
+  }
+  if (RESTORE) {
+    await measure('restore indices (one platform, 2,000 rows a call)', 'rows', () => restoreThrough(base, ADMIN, { urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${BENCH_PLATFORMS[1]},%` }))
+    await measure('restore indices (everything, 2,000 rows a call)', 'rows', () => restoreThrough(base, ADMIN, {}))
+  }
+} finally {
+  for (const c of children) await c.stop()
+  redis.disconnect()
+  await embedded.stop()
+}
