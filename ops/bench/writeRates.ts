@@ -37,14 +37,15 @@ if (process.env.WRITE_WORKER_LOG) for (const c of children) c.process.stdout!.on
 children.push(await startChild('gateway/main.ts', env, /gateway listening/, 30_000, flags))
 const base = `http://127.0.0.1:${port}`
 
-/** CPU seconds of a process (user + system) from /proc. */
+/** CPU seconds of a process (user + system) and of them in the kernel, from /proc. */
 const ticks = Number(process.env.CLK_TCK ?? 100)
-function cpuOf(pid: number): number {
+function cpuOf(pid: number): { all: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / ticks
+  return { all: (Number(fields[11]) + Number(fields[12])) / ticks, system: Number(fields[12]) / ticks }
 }
+const sum = (a: { all: number; system: number }[]) => ({ all: a.reduce((n, c) => n + c.all, 0), system: a.reduce((n, c) => n + c.system, 0) })
 const pids = { redis: Number(/process_id:(\d+)/.exec(await redis.info('server'))![1]), gateway: children.at(-1)!.process.pid!, workers: children.slice(0, -1).map((c) => c.process.pid!) }
-const sample = () => ({ redis: cpuOf(pids.redis), gateway: cpuOf(pids.gateway), workers: pids.workers.reduce((a, p) => a + cpuOf(p), 0) })
+const sample = () => ({ redis: cpuOf(pids.redis), gateway: cpuOf(pids.gateway), workers: sum(pids.workers.map(cpuOf)) })
 /** Redis's time by command (INFO commandstats: calls, usec). */
 async function commandStats(): Promise<Map<string, [number, number]>> {
   const stats = new Map<string, [number, number]>()
@@ -58,7 +59,10 @@ async function measure(name: string, units: string, run: () => Promise<number>):
   const n = await run()
   const seconds = (performance.now() - t0) / 1000
   const after = sample()
-  const per = (k: keyof typeof before) => `${k} ${round(((after[k] - before[k]) * 1e6) / n)} us (${round((100 * (after[k] - before[k])) / seconds)}%)`
+  const per = (k: keyof typeof before) => {
+    const used = after[k].all - before[k].all
+    return `${k} ${round((used * 1e6) / n)} us (${round((100 * used) / seconds)}% of a core, ${round((100 * (after[k].system - before[k].system)) / (used || 1))}% of it in the kernel)`
+  }
   process.stdout.write(`${name}: ${round(n / seconds)} ${units}/s over ${round(seconds)} s; CPU per ${units.replace(/s$/, '')}: ${per('redis')}, ${per('gateway')}, ${per('workers')}\n`)
   const statsAfter = await commandStats()
   const delta = [...statsAfter].map(([c, [calls, usec]]) => [c, calls - (statsBefore.get(c)?.[0] ?? 0), usec - (statsBefore.get(c)?.[1] ?? 0)] as const)
@@ -67,6 +71,8 @@ async function measure(name: string, units: string, run: () => Promise<number>):
 }
 
 try {
+  // What the processes spend with nothing to do (timers, polls, blocked reads), which every figure below includes.
+  await measure('idle', 'seconds', async () => { await new Promise((r) => setTimeout(r, 5000)); return 5 })
   await measure('batch first writes', 'datasets', async () => {
     await runLoad(base, 4, Math.ceil(DATASETS / 1000), (b) => ({
       method: 'POST', path: '/aspects?action=ingestProposalBatch',
@@ -78,7 +84,7 @@ try {
   // Synchronous proposals (issue 20's first figure), each a new version of one of 5,000 loaded datasets.
   for (const clients of SYNC_CLIENTS) {
     await measure(`sync ingestProposal, ${clients} clients`, 'proposals', async () => {
-      const total = clients * 250
+      const total = Math.max(1000, clients * 250)
       await runLoad(base, clients, total, (i) => ({ method: 'POST', path: '/aspects?action=ingestProposal', body: JSON.stringify({ proposal: datasetProposal(i % 5000, 1 + Math.floor(i / 5000)) }) }))
       return total
     })
