@@ -62,7 +62,8 @@ export function coalesceOps(ops: readonly Op[]): Op[] {
   const out: Op[] = []
   /** Key -> the op in `out` (at `at`) that a later op of the same command on it may join. */
   const open = new Map<string, { op: Op; at: number; copied: boolean }>()
-  ops.forEach((op, i) => {
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i]!
     const cmd = op[0]!
     const joinable = MERGEABLE.has(cmd) && op.length > 2 && ops[i + 1]?.[0] !== 'LEXLOG'
     const target = joinable ? open.get(op[1]!) : undefined
@@ -72,12 +73,15 @@ export function coalesceOps(ops: readonly Op[]): Op[] {
         target.copied = true
       }
       for (let j = 2; j < op.length; j++) target.op.push(op[j]!)
-      return
+      continue
     }
-    if (open.size > 0) for (const p of keyPositions(cmd, op.length - 1)) open.delete(op[p + 1]!)
+    if (open.size > 0) {
+      const mask = maskOf(cmd, op.length - 1)
+      for (let j = 0; j < mask.length; j++) if (mask.charCodeAt(j) === K) open.delete(op[j + 1]!)
+    }
     out.push(op)
     if (joinable) open.set(op[1]!, { op, at: out.length - 1, copied: false })
-  })
+  }
   return out
 }
 
