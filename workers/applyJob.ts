@@ -123,11 +123,18 @@ export async function applyJob(deps: ApplyDeps, job: WriteJob, jobId: string): P
   const results: ItemResult[] = job.items.map((item) => ({ urn: item.urn, changes: 0 }))
   const groups = [...byUrn]
   let next = 0
+  // Once an entity failed (the job fails with it), no lane starts another.
+  let failed = false
   const lane = async () => {
-    while (next < groups.length) {
+    while (!failed && next < groups.length) {
       const [urn, group] = groups[next++]!
-      const outcomes = await applyEntity(deps, urn, group.items, job, jobId)
-      outcomes.forEach((outcome, k) => { Object.assign(results[group.positions[k]!]!, outcome) })
+      try {
+        const outcomes = await applyEntity(deps, urn, group.items, job, jobId)
+        outcomes.forEach((outcome, k) => { Object.assign(results[group.positions[k]!]!, outcome) })
+      } catch (err) {
+        failed = true
+        throw err
+      }
     }
   }
   await Promise.all(Array.from({ length: Math.min(ENTITIES_IN_FLIGHT, groups.length) }, lane))

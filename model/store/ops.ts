@@ -92,9 +92,10 @@ export interface EncodedOps {
 }
 
 /**
- * Encodes ops (coalesced: coalesceOps) for the apply script. `first` keys open KEYS (the script's own, e.g. the entity's meta hash); every
- * key an op names follows, once each. ARGV: op count, then per op: command, argument count, a mask with `k` for
- * each argument that is a key (given as its index into KEYS) and `v` for a plain value, then the arguments.
+ * Encodes ops for the apply script, joined first (coalesceOps). `first` keys open KEYS (the script's own, e.g. the
+ * entity's meta hash); every key an op names follows, once each. ARGV: op count, then per op: command, argument
+ * count, a mask with `k` for each argument that is a key (given as its index into KEYS) and `v` for a plain value,
+ * then the arguments.
  * Throws when the keys do not all share one hash tag: such an apply could not run on a cluster.
  */
 export function encodeOps(first: readonly string[], given: readonly Op[]): EncodedOps {
