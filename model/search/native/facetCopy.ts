@@ -147,7 +147,7 @@ export class FacetCopy {
   /** Facet counts of the documents that have value `id`: every document read once. */
   countHaving(id: number): ValueCounts {
     const counts = new Uint32Array(this.values.size)
-    for (let n = 0; n < this.size.length; n++) if (this.has(n, id)) this.tally(counts, n)
+    for (let n = 0; n < this.size.length; n++) if (this.has(n, id)) this.addDocument(counts, n, 1)
     return counts
   }
 
@@ -196,7 +196,7 @@ export class FacetCopy {
       while (bits !== 0) {
         const bit = Math.clz32(bits) - 24
         bits ^= 0x80 >> bit
-        this.tally(counts, byte * 8 + bit)
+        this.addDocument(counts, byte * 8 + bit, 1)
       }
     }
     return counts
@@ -210,7 +210,7 @@ export class FacetCopy {
     const counts = new Uint32Array(this.values.size)
     for (let n = 0; n < this.size.length; n++) {
       if (this.size[n] === 0 || hasBit(bitmap, n)) continue
-      this.tally(counts, n)
+      this.addDocument(counts, n, 1)
     }
     for (let id = 0; id < counts.length; id++) counts[id] = (this.totals[id] ?? 0) - counts[id]!
     return counts
@@ -224,7 +224,7 @@ export class FacetCopy {
   /** As countBitmap, for the documents numbered `numbers` (a posting as it is: no copy into an array). */
   countNumbers(numbers: ArrayLike<number>): ValueCounts {
     const counts = new Uint32Array(this.values.size)
-    for (let i = 0; i < numbers.length; i++) this.tally(counts, numbers[i]!)
+    for (let i = 0; i < numbers.length; i++) this.addDocument(counts, numbers[i]!, 1)
     return counts
   }
 
@@ -246,13 +246,6 @@ export class FacetCopy {
   addDocument(counts: Uint32Array, number: number, by: number): void {
     if (number >= this.size.length) return
     for (let k = this.start[number]!, to = k + this.size[number]!; k < to; k++) counts[this.packed[k]!]! += by
-  }
-
-  private tally(counts: Uint32Array, number: number): void {
-    if (number >= this.size.length) return
-    const from = this.start[number]!
-    const to = from + this.size[number]!
-    for (let k = from; k < to; k++) counts[this.packed[k]!]!++
   }
 }
 
