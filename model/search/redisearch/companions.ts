@@ -8,6 +8,8 @@
  *                           document has (the string range conditions read a bounded range of it: ranges.ts)
  *   <index>:sn:<f>          hash: lower-cased TAG value of f -> how many documents have it (a value leaves sv:
  *                           when its count reaches 0)
+ *   <index>:co:<f>:<value>  hash: `<f'>\x1f<value'>` -> how many documents have both f = value and f' = value'
+ *                           (cooccurrence.ts: the facet counts of one facet value asked alone; 0: none any more)
  *   <index>:gen             hash, field n: bumped by every change of a document (validates memos, see memo.ts)
  * Their names derive from the index name, so an index per shard (its name carrying the shard's hash tag) has its
  * companions in its own slot. The ops of live and facet members are idempotent (restating a document re-adds what
@@ -18,12 +20,14 @@ import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import type { Op } from '../../store/ops.ts'
+import { pairChanges } from './cooccurrence.ts'
 import { FACETS_FIELD, facetLine, facetValue, TAG_SEPARATOR } from './fields.ts'
 
 /** Fields of the generation hash marking companions built for the documents that predate them. */
 const BUILT = 'companions'
 const LEXICONS_BUILT = 'lexicons'
 const FACET_LINES_BUILT = 'facetlines'
+const COOCCURRENCE_BUILT = 'cooccurrence'
 
 export const liveKey = (index: string): string => `${index}:live`
 export const generationKey = (index: string): string => `${index}:gen`
@@ -31,10 +35,11 @@ export const facetValuesKey = (index: string, field: string): string => `${index
 export const facetMembersKey = (index: string, field: string, value: string): string => `${index}:fv:${field}:${value}`
 export const stringValuesKey = (index: string, field: string): string => `${index}:sv:${field}`
 export const stringCountsKey = (index: string, field: string): string => `${index}:sn:${field}`
+export const cooccurrenceKey = (index: string, field: string, value: string): string => `${index}:co:${field}:${value}`
 
 /** Key patterns of the companions of every index under `indexPrefix` (a full rebuild deletes them). */
 export function companionPatterns(indexPrefix: string): string[] {
-  return [`${indexPrefix}*:live`, `${indexPrefix}*:fvals:*`, `${indexPrefix}*:fv:*`, `${indexPrefix}*:sv:*`, `${indexPrefix}*:sn:*`]
+  return [`${indexPrefix}*:live`, `${indexPrefix}*:fvals:*`, `${indexPrefix}*:fv:*`, `${indexPrefix}*:sv:*`, `${indexPrefix}*:sn:*`, `${indexPrefix}*:co:*`]
 }
 
 /** The facet fields of an entity type. */
@@ -52,12 +57,17 @@ export function companionOps(index: string, facets: readonly string[], urn: stri
   const ops: Op[] = [['HINCRBY', generationKey(index), 'n', '1']]
   if (after) ops.push(['ZADD', liveKey(index), '0', urn])
   else if (before) ops.push(['ZREM', liveKey(index), urn])
+  const olds: Map<string, Set<string>> = new Map()
+  const nows: Map<string, Set<string>> = new Map()
   for (const field of facets) {
     const old = facetValues(before, field)
     const now = facetValues(after, field)
+    olds.set(field, old)
+    nows.set(field, now)
     for (const v of old) if (!now.has(v)) ops.push(['UNLINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
     for (const v of now) if (!old.has(v)) ops.push(['LINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
   }
+  for (const c of pairChanges(olds, nows)) ops.push(['HINCRBY', cooccurrenceKey(index, c.field, c.value), c.other, String(c.delta)])
   return ops
 }
 
@@ -156,21 +166,27 @@ const SET_LINE = `if redis.call('HEXISTS', KEYS[1], 'urn') == 1 then return redi
  * Builds what documents written by an earlier version lack, in one pass over them (once per index, by one process
  * holding a lock that lapses if it dies half-way; each part has its own marker, so a part built before is left):
  *   - the string lexicons of `fields`: every document's TAG values counted here, then the counts and lexicons
- *     written one value per command. Until it is done, ranges of the index miss values. A document written while
- *     this runs may be counted twice (its value then stays listed after its last document leaves: a range reads it
- *     and matches nothing); `restore --rebuild` counts afresh;
+ *     written one value per command. Until it is done, ranges of the index miss values;
  *   - the facet line (fields.ts FACETS_FIELD), from the document's `d`, for documents that have none (a 1-line
  *     script, so a document deleted or rewritten meanwhile is left as it is). Until it is done, their facet values
- *     are not counted in the results they match.
+ *     are not counted in the results they match;
+ *   - the facet co-occurrence counts (cooccurrence.ts), counted here from each document's facet values, then
+ *     written one pair per command. Until its marker is set, a facet value asked alone is answered as any query
+ *     (cooccurrenceBuilt).
+ * A document written while this runs may be counted twice in the counts (a value then stays listed after its last
+ * document leaves, and a pair's count is one too high); `restore --rebuild` counts afresh.
  * Returns how many documents it read.
  */
 export async function backfillDocumentParts(client: Commands, index: string, keyPrefix: string, fields: readonly string[], facets: readonly string[]): Promise<number> {
-  const [lexiconsBuilt, linesBuilt] = (await client.sendCommand(['HMGET', generationKey(index), LEXICONS_BUILT, FACET_LINES_BUILT])) as (string | null)[]
+  const [lexiconsBuilt, linesBuilt, pairsBuilt] = (await client.sendCommand(['HMGET', generationKey(index), LEXICONS_BUILT, FACET_LINES_BUILT, COOCCURRENCE_BUILT])) as (string | null)[]
   const lexicons = fields.length > 0 && !lexiconsBuilt
   const lines = facets.length > 0 && !linesBuilt
-  if (!lexicons && !lines) return 0
+  const pairs = facets.length > 0 && !pairsBuilt
+  if (!lexicons && !lines && !pairs) return 0
   if (await client.sendCommand(['SET', `${index}:partsbuild`, '1', 'NX', 'EX', '600']) === null) return 0
   const counts = new Map(fields.map((f) => [f, new Map<string, number>()]))
+  /** co-occurrence key -> pair member -> count. */
+  const pairCounts = new Map<string, Map<string, number>>()
   let read = 0
   await scanDocuments(client, keyPrefix, ['urn', FACETS_FIELD, 'd', ...fields], async (rows) => {
     const writes: Promise<unknown>[] = []
@@ -183,24 +199,33 @@ export async function backfillDocumentParts(client: Commands, index: string, key
           for (const v of new Set((tags[i] ?? '').split(TAG_SEPARATOR).filter((x) => x !== '').map((x) => x.toLowerCase()))) field.set(v, (field.get(v) ?? 0) + 1)
         })
       }
-      if (lines && !line && json) {
-        const doc = JSON.parse(json) as Record<string, string[]>
-        writes.push(client.sendCommand(['EVAL', SET_LINE, '1', key, FACETS_FIELD, facetLine(new Map(facets.map((f) => [f, doc[f] ?? []])))]))
+      const doc = (!line || pairs) && json ? JSON.parse(json) as Record<string, string[]> : undefined
+      if (lines && !line && doc) writes.push(client.sendCommand(['EVAL', SET_LINE, '1', key, FACETS_FIELD, facetLine(new Map(facets.map((f) => [f, doc[f] ?? []])))]))
+      if (pairs && doc) {
+        const values = new Map(facets.map((f) => [f, new Set((doc[f] ?? []).map(facetValue))]))
+        for (const c of pairChanges(new Map(), values)) {
+          const k = cooccurrenceKey(index, c.field, c.value)
+          const members = pairCounts.get(k) ?? pairCounts.set(k, new Map()).get(k)!
+          members.set(c.other, (members.get(c.other) ?? 0) + c.delta)
+        }
       }
     }
     await Promise.all(writes)
   })
+  const increments: string[][] = []
   if (lexicons) {
     for (const [field, values] of counts) {
-      const list = [...values]
-      for (let i = 0; i < list.length; i += 5000) {
-        await Promise.all(list.slice(i, i + 5000).flatMap(([v, n]) => [
-          client.sendCommand(['HINCRBY', stringCountsKey(index, field), v, String(n)]), client.sendCommand(['ZADD', stringValuesKey(index, field), '0', v]),
-        ]))
-      }
+      for (const [v, n] of values) increments.push(['HINCRBY', stringCountsKey(index, field), v, String(n)], ['ZADD', stringValuesKey(index, field), '0', v])
     }
   }
-  await client.sendCommand(['HSET', generationKey(index), ...(lexicons ? [LEXICONS_BUILT, '1'] : []), ...(lines ? [FACET_LINES_BUILT, '1'] : [])])
+  for (const [k, members] of pairCounts) for (const [m, n] of members) increments.push(['HINCRBY', k, m, String(n)])
+  for (let i = 0; i < increments.length; i += 10_000) await Promise.all(increments.slice(i, i + 10_000).map((args) => client.sendCommand(args)))
+  await client.sendCommand(['HSET', generationKey(index), ...(lexicons ? [LEXICONS_BUILT, '1'] : []), ...(lines ? [FACET_LINES_BUILT, '1'] : []), ...(pairs ? [COOCCURRENCE_BUILT, '1'] : [])])
   await client.sendCommand(['DEL', `${index}:partsbuild`])
   return read
+}
+
+/** Whether the co-occurrence counts of `index` are complete (built for the documents that predate them). */
+export async function cooccurrenceBuilt(client: Commands, index: string): Promise<boolean> {
+  return await client.sendCommand(['HGET', generationKey(index), COOCCURRENCE_BUILT]) !== null
 }

@@ -21,7 +21,7 @@ import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
 import { matchSuggestion, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
-import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
+import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, cooccurrenceBuilt, facetFieldNames, indexSize, lexiconOps, liveKey, type Commands } from './companions.ts'
 import { FT, FtConnection } from './connection.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, documentTags, FACETS_FIELD, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery } from './query.ts'
@@ -30,7 +30,9 @@ import { sortedSetOf } from '../../store/orderedSets.ts'
 import { GenerationMemo } from './memo.ts'
 import { lexBounds } from '../../store/lexRange.ts'
 import { IndexPlacement } from './placement.ts'
+import { rankedHits } from './ranking.ts'
 import { searchShard } from './shard.ts'
+import { soleFacetAnswer, soleFacetOf } from './soleFacet.ts'
 import { rangeValues } from './ranges.ts'
 
 const AUTOCOMPLETE_SCAN = 200
@@ -47,6 +49,8 @@ export class RediSearchEngine implements SearchEngine {
   private readonly log: Logger
   /** Index name -> its TAG fields with a suffix trie (as schemaOf defined them). */
   private readonly suffixTries = new Map<string, Set<string>>()
+  /** Indexes whose facet co-occurrence counts are built (companions.ts cooccurrenceBuilt). */
+  private readonly pairsBuilt = new Set<string>()
 
   /** Distinct values a string range may match in a query (MAX_FILTER_VALUES), and in one shard's index. */
   private readonly maxValues: number
@@ -168,14 +172,23 @@ export class RediSearchEngine implements SearchEngine {
 
   async searchShard(shard: number, q: SearchQuery, from: number, size: number): Promise<ShardHits> {
     const index = this.keys.searchIndex(shard, q.entity.name)
-    const query = await this.query(index, q, q.text)
-    if (query === null) return { total: 0, hits: [], facets: [] }
     const facets = facetFieldNames(this.registry, q.entity)
-    const answer = await searchShard(this.commands(index), {
-      index, keyPrefix: this.keys.docPrefix(shard, q.entity.name), query,
-      matchAll: query === '*', scored: q.text.kind === 'words', facets, window: from + size, skip: from,
-    })
     const fields = this.registry.searchFields(q.entity)
+    const keyPrefix = this.keys.docPrefix(shard, q.entity.name)
+    const sole = soleFacetOf(q, facets)
+    let answer = sole && await this.pairsReady(index)
+      ? await soleFacetAnswer(this.commands(index), {
+        index, facets, sole, byId: fields.get(sole.field)?.type === 'URN', skip: from, window: from + size,
+        fallbackPage: async () => (await rankedHits(this.commands(index), index, keyPrefix, (await this.query(index, q, q.text))!, from + size, false, await indexSize(this.commands(index), index))).hits,
+      })
+      : null
+    if (!answer) {
+      const query = await this.query(index, q, q.text)
+      if (query === null) return { total: 0, hits: [], facets: [] }
+      answer = await searchShard(this.commands(index), {
+        index, keyPrefix, query, matchAll: query === '*', scored: q.text.kind === 'words', facets, window: from + size, skip: from,
+      })
+    }
     return {
       total: answer.total,
       hits: answer.hits,
@@ -189,6 +202,14 @@ export class RediSearchEngine implements SearchEngine {
         return { name, aggregations: Object.fromEntries(top) }
       }),
     }
+  }
+
+  /** Whether the co-occurrence counts of `index` are complete (once they are, they stay so: remembered). */
+  private async pairsReady(index: string): Promise<boolean> {
+    if (this.pairsBuilt.has(index)) return true
+    if (!await cooccurrenceBuilt(this.commands(index), index)) return false
+    this.pairsBuilt.add(index)
+    return true
   }
 
   async matchAllPage(q: SearchQuery, start: number, count: number): Promise<string[] | null> {

@@ -226,5 +226,43 @@ for (const { name, overrides } of engines) {
     await propose(svc, 'dataset', ds('cache_c'), 'datasetProperties', { description: 'cachetoken too' })
     assert.is((await search(svc, { input: 'cachetoken', entity: 'dataset' })).body.value.numEntities, 2)
   })
+  cat('one facet value asked alone: total, every page and facets, through owner, tag and platform changes, soft and hard delete', async ({ svc }) => {
+    const owner = (u: string) => ({ owners: [{ owner: `urn:svc:corpuser:${u}`, type: 'DATAOWNER' }] })
+    const tags = (...t: string[]) => ({ tags: t.map((x) => ({ tag: `urn:svc:tag:${x}` })) })
+    for (let i = 0; i < 12; i++) {
+      const urn = ds(`sole_${String(i).padStart(2, '0')}`, i % 3 === 0 ? 'kafka' : 'hive')
+      assert.is((await propose(svc, 'dataset', urn, 'ownership', owner(i % 2 === 0 ? 'ann' : 'ben'))).status, 200)
+      assert.is((await propose(svc, 'dataset', urn, 'globalTags', tags(...(i % 4 === 0 ? ['Gold', 'Pii'] : ['Gold'])))).status, 200)
+    }
+    // The same question asked alone (`tags:Gold`, `*` + EQUAL) and with a filter that keeps everything (another path).
+    const everything = { field: 'platform', value: 'no-such-platform', condition: 'EQUAL', negated: true }
+    const compare = async (label: string) => {
+      for (const [input, criterion] of [['tags:Gold', undefined], ['tags:urn:svc:tag:Gold', undefined], ['owners:ann', undefined], ['platform:KAFKA', undefined],
+        ['*', { field: 'tags', value: 'Pii', condition: 'EQUAL' }], ['*', { field: 'owners', value: 'urn:svc:corpuser:ben', condition: 'EQUAL' }]] as const) {
+        const [field, value] = criterion ? [criterion.field, criterion.value] : [input.slice(0, input.indexOf(':')), input.slice(input.indexOf(':') + 1)]
+        for (const [start, count] of [[0, 10], [0, 3], [3, 3], [9, 5], [40, 10]]) {
+          const alone = await search(svc, { input, entity: 'dataset', start, count, ...(criterion ? { filter: { or: [{ and: [criterion] }] } } : {}) })
+          const general = await search(svc, { input: '*', entity: 'dataset', start, count, filter: { or: [{ and: [{ field, value, condition: 'EQUAL' }, everything] }] } })
+          assert.is(alone.status, 200)
+          assert.equal(alone.body.value.entities, general.body.value.entities, `${label}: ${input} ${value} ${start}+${count}`)
+          assert.is(alone.body.value.numEntities, general.body.value.numEntities, `${label}: ${input} ${value} total`)
+          assert.equal(alone.body.value.metadata.searchResultMetadatas, general.body.value.metadata.searchResultMetadatas, `${label}: ${input} ${value} facets`)
+        }
+      }
+    }
+    await compare('written')
+    const gold = async () => (await search(svc, { input: 'tags:Gold', entity: 'dataset', count: 100 })).body.value
+    assert.is((await gold()).numEntities, 12)
+    assert.equal(facet({ body: { value: await gold() } }, 'owners'), { 'urn:svc:corpuser:ann': 6, 'urn:svc:corpuser:ben': 6 })
+    await propose(svc, 'dataset', ds('sole_00', 'kafka'), 'ownership', owner('ben'))
+    await propose(svc, 'dataset', ds('sole_04'), 'globalTags', tags('Pii'))
+    await propose(svc, 'dataset', ds('sole_01'), 'status', { removed: true })
+    await svc.call('POST', '/aspects?action=ingestProposal', { proposal: { entityType: 'dataset', entityUrn: ds('sole_02'), changeType: 'DELETE', aspectName: 'datasetKey' } })
+    assert.is((await gold()).numEntities, 9)
+    assert.equal(facet({ body: { value: await gold() } }, 'owners'), { 'urn:svc:corpuser:ann': 3, 'urn:svc:corpuser:ben': 6 })
+    assert.equal(facet({ body: { value: await gold() } }, 'tags'), { 'urn:svc:tag:Gold': 9, 'urn:svc:tag:Pii': 2 })
+    await compare('changed')
+    assert.equal((await search(svc, { input: 'tags:NoSuchTag', entity: 'dataset' })).body.value.numEntities, 0)
+  })
   cat.run()
 }
