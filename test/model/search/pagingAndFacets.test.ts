@@ -131,19 +131,22 @@ for (const { name, overrides } of engines) {
     assert.equal(facet(rest, 'platform') ?? {}, expected)
   })
   if (name === 'redisearch') {
-    test('a store written before the facet lines and string lexicons gets them at start-up', async ({ svc }) => {
+    test('a store written before the facet lines, string lexicons and facet co-occurrence gets them at start-up', async ({ svc }) => {
       const ranged = () => svc.call('POST', '/entities?action=search', { input: '*', entity: 'dataset', start: 0, count: 100, filter: { or: [{ and: [{ field: 'name', condition: 'GREATER_THAN', value: 'db.tie_05' }] }] } })
-      const [word, range] = [await search(svc, 'zebra', 0, 100), (await ranged()).body.value]
+      const [word, range, kafka] = [await search(svc, 'zebra', 0, 100), (await ranged()).body.value, await search(svc, 'platform:kafka', 0, 100)]
       assert.ok(range.numEntities > 0)
-      // What an earlier version wrote: no facet line in the documents, no lexicons, no markers of either.
+      assert.ok(Object.keys(facet(kafka, 'origin') ?? {}).length > 0)
+      // What an earlier version wrote: no facet line in the documents, no lexicons, no co-occurrence, no markers.
       const redis = svc.gateway.model.redis
       await scanKeys(redis, `${svc.config.keyPrefix}{*}:doc:dataset:*`, async (keys) => { for (const key of keys) await redis.hdel(key, '__facets') })
       await deleteKeys(redis, svc.config.keyPrefix, '{*}:idx:*:s[vn]:*')
-      await scanKeys(redis, `${svc.config.keyPrefix}{*}:idx:dataset:gen`, async (keys) => { for (const key of keys) await redis.hdel(key, 'lexicons', 'facetlines') })
+      await deleteKeys(redis, svc.config.keyPrefix, '{*}:idx:*:co:*')
+      await scanKeys(redis, `${svc.config.keyPrefix}{*}:idx:dataset:gen`, async (keys) => { for (const key of keys) await redis.hdel(key, 'lexicons', 'facetlines', 'cooccurrence') })
       assert.is((await ranged()).body.value.numEntities, 0)
       await svc.gateway.model.engine.ensureIndexes()
       assert.equal(await search(svc, 'zebra', 0, 100), word)
       assert.equal((await ranged()).body.value, range)
+      assert.equal(await search(svc, 'platform:kafka', 0, 100), kafka)
     })
   }
   test('restore indices brings back a lost index and its counts', async ({ svc }) => {
