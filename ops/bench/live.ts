@@ -33,7 +33,7 @@ import { startRedisCluster } from '../localCluster.ts'
 import { loadProposals, liveDataset, pick, propertiesProposal, seeded } from './liveCatalogue.ts'
 import { LIVE_KINDS } from './liveQueries.ts'
 import { describePauses, gatewayPauses, type Pauses } from './liveGateway.ts'
-import { commandTimes, cpuSeconds, keyBytes, persistenceSettled, readSlowLog, resetCommandStats, startSlowLog, usedMemory, type CommandTime, type SlowLog } from './liveRedis.ts'
+import { commandTimes, cpuSeconds, keyBytes, persistenceSettled, readSlowLog, searchIndexed, resetCommandStats, startSlowLog, usedMemory, type CommandTime, type SlowLog } from './liveRedis.ts'
 import { send, type Request } from './load.ts'
 import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { percentile, round } from './stats.ts'
@@ -266,6 +266,7 @@ try {
   }
   log(`gateway ready ${round((performance.now() - waited) / 1000)} s after the load`)
   log(`no append-only file rewrite or snapshot running: waited ${round(await persistenceSettled(nodes))} s`)
+  log(`every search index built: waited ${round(await searchIndexed(nodes))} s`)
   if (process.env.BENCH_LIVE_HOLD === '1') {
     // For ops/bench/kindProbe.ts: the store stays up, with its gateway, until this process is interrupted.
     log(`holding: PROBE_URL=${base.origin} PROBE_REDIS=${nodes.map((n) => n.options.port).join(',')} (Ctrl-C stops everything)`)

@@ -129,6 +129,22 @@ export async function persistenceSettled(nodes: readonly Redis[]): Promise<numbe
   return (performance.now() - started) / 1000
 }
 
+/**
+ * Waits until every search index of the nodes has indexed its documents (FT.INFO `indexing` 0): a kept store's
+ * redis-server re-indexes every hash after it loads them, in steps on its one thread, which would slow a run that
+ * started meanwhile. Nodes without the search module return at once. Returns the seconds waited.
+ */
+export async function searchIndexed(nodes: readonly Redis[]): Promise<number> {
+  const started = performance.now()
+  const indexing = async () => (await Promise.all(nodes.map(async (n) => {
+    const names = await n.call('FT._LIST').catch(() => []) as string[]
+    const infos = await Promise.all(names.map((name) => n.call('FT.INFO', name) as Promise<unknown[]>))
+    return infos.some((info) => String(info[info.indexOf('indexing') + 1]) !== '0')
+  }))).some(Boolean)
+  while (await indexing()) await new Promise((r) => setTimeout(r, 500))
+  return (performance.now() - started) / 1000
+}
+
 /** used_memory summed over the nodes. */
 export async function usedMemory(nodes: readonly Redis[]): Promise<number> {
   const each = await Promise.all(nodes.map(async (n) => Number(/used_memory:(\d+)/.exec(await n.info('memory'))![1])))
