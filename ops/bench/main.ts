@@ -173,7 +173,7 @@ const batchRates = [await batchLoad(0, DATASETS, 0)] // the first load, once: it
 const afterCpu = await redisCpu()
 // Finished jobs BullMQ still keeps (their payloads, for a minute: model/services/writeQueues.ts) are the queue's, not the catalogue's.
 const afterMemory = (await usedMemory()) - (await keyBytes(`${env.KEY_PREFIX}q:*`))
-const companionBytes = ENGINE === 'redisearch' ? (await Promise.all(['live', 'fvals:*', 'fv:*', 'gen'].map((k) => keyBytes(`${env.KEY_PREFIX}{*}:idx:*:${k}`)))).reduce((a, b) => a + b, 0) : 0
+const companionBytes = ENGINE === 'redisearch' ? (await Promise.all(['live', 'fvals:*', 'fz:*', 'co:*', 'gen'].map((k) => keyBytes(`${env.KEY_PREFIX}{*}:idx:*:${k}`)))).reduce((a, b) => a + b, 0) : 0
 record({ figure: 'Redis CPU per dataset first written in batches (queue and apply script, 4 aspects, every index entry)', value: ((afterCpu - beforeCpu) * 1e6) / DATASETS, unit: 'us' })
 log(`loaded ${DATASETS} datasets`)
 const rewriteRates: number[] = []
@@ -183,7 +183,7 @@ record({ figure: `batch ingestProposalBatch, first writes of ${DATASETS} dataset
 record({ figure: 'batch ingestProposalBatch, first writes: aspects stored', value: batchRates[0]! * 4, unit: 'aspects/s', ...versus(batchRates[0]! * 4, 'pipelined HSET', (b) => b.hset) })
 if (rewriteRates.length > 0) record({ figure: 'batch ingestProposalBatch, new versions of existing datasets', value: median(rewriteRates), unit: 'aspects/s', ...versus(median(rewriteRates), 'pipelined HSET', (b) => b.hset) })
 record({ figure: `Redis memory per dataset (${DATASETS} loaded: 4 aspects, index entries, change log; the queue's finished jobs left out; engine ${ENGINE})`, value: (afterMemory - beforeMemory) / DATASETS, unit: 'bytes' })
-if (companionBytes > 0) record({ figure: 'of which the redisearch companions (urns in order, facet value sets, generation)', value: companionBytes / DATASETS, unit: 'bytes' })
+if (companionBytes > 0) record({ figure: 'of which the redisearch companions (urns in order, facet values' urns in order, facet co-occurrence, generation)', value: companionBytes / DATASETS, unit: 'bytes' })
 
 // Reads.
 if (!SEARCH_ONLY) {

@@ -3,7 +3,8 @@
  * exact and current, never a cache), for what the module cannot answer without visiting every document:
  *   <index>:live            sorted set, score 0: urns of the index's documents, in urn order (match-all pages)
  *   <index>:fvals:<f>       sorted set (lexicographic): values of facet field f that some document has
- *   <index>:fv:<f>:<value>  set: urns whose facet field f has the value (match-all facet counts: SCARD)
+ *   <index>:fz:<f>:<value>  sorted set, score 0: urns whose facet field f has the value, in urn order (match-all
+ *                           facet counts: ZCARD; the page of the value asked alone: soleFacet.ts)
  *   <index>:sv:<f>          sorted set (lexicographic): the lower-cased TAG values of string field f that some
  *                           document has (the string range conditions read a bounded range of it: ranges.ts)
  *   <index>:sn:<f>          hash: lower-cased TAG value of f -> how many documents have it (a value leaves sv:
@@ -23,8 +24,11 @@ import type { Op } from '../../store/ops.ts'
 import { pairChanges } from './cooccurrence.ts'
 import { FACETS_FIELD, facetLine, facetValue, TAG_SEPARATOR } from './fields.ts'
 
-/** Fields of the generation hash marking companions built for the documents that predate them. */
-const BUILT = 'companions'
+/**
+ * Fields of the generation hash marking companions built for the documents that predate them (`companions` marked
+ * those of an earlier version, whose facet members were unordered sets).
+ */
+const BUILT = 'companions-ordered'
 const LEXICONS_BUILT = 'lexicons'
 const FACET_LINES_BUILT = 'facetlines'
 const COOCCURRENCE_BUILT = 'cooccurrence'
@@ -32,14 +36,16 @@ const COOCCURRENCE_BUILT = 'cooccurrence'
 export const liveKey = (index: string): string => `${index}:live`
 export const generationKey = (index: string): string => `${index}:gen`
 export const facetValuesKey = (index: string, field: string): string => `${index}:fvals:${field}`
-export const facetMembersKey = (index: string, field: string, value: string): string => `${index}:fv:${field}:${value}`
+export const facetMembersKey = (index: string, field: string, value: string): string => `${index}:fz:${field}:${value}`
+/** Where an earlier version kept a value's urns (an unordered set): dropped by backfillCompanions. */
+const formerFacetMembers = (index: string): string => `${index}:fv:*`
 export const stringValuesKey = (index: string, field: string): string => `${index}:sv:${field}`
 export const stringCountsKey = (index: string, field: string): string => `${index}:sn:${field}`
 export const cooccurrenceKey = (index: string, field: string, value: string): string => `${index}:co:${field}:${value}`
 
 /** Key patterns of the companions of every index under `indexPrefix` (a full rebuild deletes them). */
 export function companionPatterns(indexPrefix: string): string[] {
-  return [`${indexPrefix}*:live`, `${indexPrefix}*:fvals:*`, `${indexPrefix}*:fv:*`, `${indexPrefix}*:sv:*`, `${indexPrefix}*:sn:*`, `${indexPrefix}*:co:*`]
+  return [`${indexPrefix}*:live`, `${indexPrefix}*:fvals:*`, `${indexPrefix}*:fz:*`, `${indexPrefix}*:sv:*`, `${indexPrefix}*:sn:*`, `${indexPrefix}*:co:*`]
 }
 
 /** The facet fields of an entity type. */
@@ -64,8 +70,8 @@ export function companionOps(index: string, facets: readonly string[], urn: stri
     const now = facetValues(after, field)
     olds.set(field, old)
     nows.set(field, now)
-    for (const v of old) if (!now.has(v)) ops.push(['UNLINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
-    for (const v of now) if (!old.has(v)) ops.push(['LINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
+    for (const v of old) if (!now.has(v)) ops.push(['ZUNLINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
+    for (const v of now) if (!old.has(v)) ops.push(['ZLINK', facetMembersKey(index, field, v), '0', urn, facetValuesKey(index, field), v])
   }
   for (const c of pairChanges(olds, nows)) ops.push(['HINCRBY', cooccurrenceKey(index, c.field, c.value), c.other, String(c.delta)])
   return ops
@@ -102,11 +108,11 @@ export async function urnWindow(client: Commands, index: string, skip: number, w
 
 /**
  * Every facet value's number of documents in the index: field -> original value -> count (values no document has
- * any more are left out). Two pipelined round trips: the values of each field, then one SCARD per value.
+ * any more are left out). Two pipelined round trips: the values of each field, then one ZCARD per value.
  */
 export async function facetTotals(client: Commands, index: string, facets: readonly string[]): Promise<Map<string, Map<string, number>>> {
   const valueLists = (await Promise.all(facets.map((f) => client.sendCommand(['ZRANGE', facetValuesKey(index, f), '0', '-1'])))) as string[][]
-  const counts = (await Promise.all(facets.flatMap((f, i) => valueLists[i]!.map((v) => client.sendCommand(['SCARD', facetMembersKey(index, f, v)]))))) as number[]
+  const counts = (await Promise.all(facets.flatMap((f, i) => valueLists[i]!.map((v) => client.sendCommand(['ZCARD', facetMembersKey(index, f, v)]))))) as number[]
   const result = new Map<string, Map<string, number>>()
   let k = 0
   for (const [i, f] of facets.entries()) {
@@ -121,12 +127,14 @@ export async function facetTotals(client: Commands, index: string, facets: reado
 }
 
 /**
- * Builds the companions of an index whose documents predate them (a store written before they existed): run at
- * start-up, once per index (a marker in the generation hash says it was done). Every op is idempotent; a document removed while this
- * runs may stay listed until `restore indices` restates it. Returns how many documents it listed.
+ * Builds the companions of an index whose documents predate them (a store written before they existed, or before
+ * a value's urns were kept in order: its unordered sets are dropped first): run at start-up, once per index (a
+ * marker in the generation hash says it was done). Every op is idempotent; a document removed while this runs may
+ * stay listed until `restore indices` restates it. Returns how many documents it listed.
  */
 export async function backfillCompanions(client: Commands, index: string, keyPrefix: string, facets: readonly string[]): Promise<number> {
   if (await client.sendCommand(['HGET', generationKey(index), BUILT])) return 0
+  await scanKeys(client, formerFacetMembers(index), async (keys) => { await Promise.all(keys.map((k) => client.sendCommand(['UNLINK', k]))) })
   let listed = 0
   await scanDocuments(client, keyPrefix, ['urn', 'd'], async (rows) => {
     const writes: Promise<unknown>[] = []
@@ -137,7 +145,7 @@ export async function backfillCompanions(client: Commands, index: string, keyPre
       const fields = JSON.parse(json ?? '{}') as Record<string, string[]>
       for (const f of facets) {
         for (const v of new Set((fields[f] ?? []).map(facetValue))) {
-          writes.push(client.sendCommand(['SADD', facetMembersKey(index, f, v), urn]), client.sendCommand(['ZADD', facetValuesKey(index, f), '0', v]))
+          writes.push(client.sendCommand(['ZADD', facetMembersKey(index, f, v), '0', urn]), client.sendCommand(['ZADD', facetValuesKey(index, f), '0', v]))
         }
       }
     }
@@ -148,15 +156,22 @@ export async function backfillCompanions(client: Commands, index: string, keyPre
   return listed
 }
 
-/** Calls `visit` with the documents under `keyPrefix` (their key and the hash `fields`), a SCAN step at a time. */
-async function scanDocuments(client: Commands, keyPrefix: string, fields: readonly string[], visit: (rows: { key: string; values: (string | null)[] }[]) => Promise<void>): Promise<void> {
+/** Calls `visit` with the keys matching `pattern`, a SCAN step at a time. */
+async function scanKeys(client: Commands, pattern: string, visit: (keys: string[]) => Promise<void>): Promise<void> {
   let cursor = '0'
   do {
-    const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', `${keyPrefix}*`, 'COUNT', '1000'])) as [string, string[]]
+    const [next, keys] = (await client.sendCommand(['SCAN', cursor, 'MATCH', pattern, 'COUNT', '1000'])) as [string, string[]]
     cursor = next
+    if (keys.length > 0) await visit(keys)
+  } while (cursor !== '0')
+}
+
+/** Calls `visit` with the documents under `keyPrefix` (their key and the hash `fields`), a SCAN step at a time. */
+async function scanDocuments(client: Commands, keyPrefix: string, fields: readonly string[], visit: (rows: { key: string; values: (string | null)[] }[]) => Promise<void>): Promise<void> {
+  await scanKeys(client, `${keyPrefix}*`, async (keys) => {
     const rows = (await Promise.all(keys.map((k) => client.sendCommand(['HMGET', k, ...fields])))) as (string | null)[][]
     await visit(keys.map((key, i) => ({ key, values: rows[i]! })))
-  } while (cursor !== '0')
+  })
 }
 
 /** Sets a document's facet line only while the document is there and has none (a write since has its own). */

@@ -21,7 +21,7 @@ import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
 import { matchSuggestion, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
-import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, cooccurrenceBuilt, facetFieldNames, indexSize, lexiconOps, liveKey, type Commands } from './companions.ts'
+import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, cooccurrenceBuilt, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
 import { FT, FtConnection } from './connection.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, documentTags, FACETS_FIELD, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery } from './query.ts'
@@ -30,7 +30,6 @@ import { sortedSetOf } from '../../store/orderedSets.ts'
 import { GenerationMemo } from './memo.ts'
 import { lexBounds } from '../../store/lexRange.ts'
 import { IndexPlacement } from './placement.ts'
-import { rankedHits } from './ranking.ts'
 import { searchShard } from './shard.ts'
 import { soleFacetAnswer, soleFacetOf } from './soleFacet.ts'
 import { rangeValues } from './ranges.ts'
@@ -179,7 +178,6 @@ export class RediSearchEngine implements SearchEngine {
     let answer = sole && await this.pairsReady(index)
       ? await soleFacetAnswer(this.commands(index), {
         index, facets, sole, byId: fields.get(sole.field)?.type === 'URN', skip: from, window: from + size,
-        fallbackPage: async () => (await rankedHits(this.commands(index), index, keyPrefix, (await this.query(index, q, q.text))!, from + size, false, await indexSize(this.commands(index), index))).hits,
       })
       : null
     if (!answer) {

@@ -131,7 +131,7 @@ for (const { name, overrides } of engines) {
     assert.equal(facet(rest, 'platform') ?? {}, expected)
   })
   if (name === 'redisearch') {
-    test('a store written before the facet lines, string lexicons and facet co-occurrence gets them at start-up', async ({ svc }) => {
+    test('a store written before the facet lines, string lexicons, facet co-occurrence and ordered facet members gets them at start-up', async ({ svc }) => {
       const ranged = () => svc.call('POST', '/entities?action=search', { input: '*', entity: 'dataset', start: 0, count: 100, filter: { or: [{ and: [{ field: 'name', condition: 'GREATER_THAN', value: 'db.tie_05' }] }] } })
       const [word, range, kafka] = [await search(svc, 'zebra', 0, 100), (await ranged()).body.value, await search(svc, 'platform:kafka', 0, 100)]
       assert.ok(range.numEntities > 0)
@@ -141,19 +141,32 @@ for (const { name, overrides } of engines) {
       await scanKeys(redis, `${svc.config.keyPrefix}{*}:doc:dataset:*`, async (keys) => { for (const key of keys) await redis.hdel(key, '__facets') })
       await deleteKeys(redis, svc.config.keyPrefix, '{*}:idx:*:s[vn]:*')
       await deleteKeys(redis, svc.config.keyPrefix, '{*}:idx:*:co:*')
-      await scanKeys(redis, `${svc.config.keyPrefix}{*}:idx:dataset:gen`, async (keys) => { for (const key of keys) await redis.hdel(key, 'lexicons', 'facetlines', 'cooccurrence') })
+      await scanKeys(redis, `${svc.config.keyPrefix}{*}:idx:dataset:gen`, async (keys) => { for (const key of keys) await redis.hdel(key, 'lexicons', 'facetlines', 'cooccurrence', 'companions-ordered') })
+      // An earlier version kept a facet value's urns in an unordered set (`fv:`): start-up drops those and lists them in order.
+      const all = await search(svc, '*', 0, 100)
+      await scanKeys(redis, `${svc.config.keyPrefix}{*}:idx:dataset:fz:*`, async (keys) => {
+        for (const key of keys) {
+          const members = await redis.zrange(key, 0, -1)
+          await redis.del(key)
+          await redis.sadd(key.replace(':fz:', ':fv:'), ...members)
+        }
+      })
       assert.is((await ranged()).body.value.numEntities, 0)
       await svc.gateway.model.engine.ensureIndexes()
       assert.equal(await search(svc, 'zebra', 0, 100), word)
       assert.equal((await ranged()).body.value, range)
       assert.equal(await search(svc, 'platform:kafka', 0, 100), kafka)
+      assert.equal(await search(svc, '*', 0, 100), all)
+      let former = 0
+      await scanKeys(redis, `${svc.config.keyPrefix}{*}:idx:dataset:fv:*`, async (keys) => { former += keys.length })
+      assert.is(former, 0, 'the unordered sets are gone')
     })
   }
   test('restore indices brings back a lost index and its counts', async ({ svc }) => {
     const before = await search(svc, '*', 0, 100)
     const word = await search(svc, 'zebra', 0, 100)
     // Everything the engine indexes (documents, postings, the redisearch companions) but the module's schema hash.
-    for (const pattern of name !== 'redisearch' ? ['{*}:ix:*', '{*}:doc:*'] : ['{*}:doc:*', '{*}:idx:*:live', '{*}:idx:*:fv:*', '{*}:idx:*:fvals:*']) {
+    for (const pattern of name !== 'redisearch' ? ['{*}:ix:*', '{*}:doc:*'] : ['{*}:doc:*', '{*}:idx:*:live', '{*}:idx:*:fz:*', '{*}:idx:*:fvals:*']) {
       await deleteKeys(svc.gateway.model.redis, svc.config.keyPrefix, pattern)
     }
     assert.is((await search(svc, '*', 0, 100)).numEntities, 0)
