@@ -183,7 +183,7 @@ record({ figure: `batch ingestProposalBatch, first writes of ${DATASETS} dataset
 record({ figure: 'batch ingestProposalBatch, first writes: aspects stored', value: batchRates[0]! * 4, unit: 'aspects/s', ...versus(batchRates[0]! * 4, 'pipelined HSET', (b) => b.hset) })
 if (rewriteRates.length > 0) record({ figure: 'batch ingestProposalBatch, new versions of existing datasets', value: median(rewriteRates), unit: 'aspects/s', ...versus(median(rewriteRates), 'pipelined HSET', (b) => b.hset) })
 record({ figure: `Redis memory per dataset (${DATASETS} loaded: 4 aspects, index entries, change log; the queue's finished jobs left out; engine ${ENGINE})`, value: (afterMemory - beforeMemory) / DATASETS, unit: 'bytes' })
-if (companionBytes > 0) record({ figure: 'of which the redisearch companions (urns in order, facet values' urns in order, facet co-occurrence, generation)', value: companionBytes / DATASETS, unit: 'bytes' })
+if (companionBytes > 0) record({ figure: 'of which the redisearch companions (urns in order, urns of each facet value in order, facet co-occurrence, generation)', value: companionBytes / DATASETS, unit: 'bytes' })
 
 // Reads.
 if (!SEARCH_ONLY) {
