@@ -8,7 +8,10 @@
  * cost ~3 ms per 1,000 matches at 100,000 datasets; the one line ~1.5 ms. Per-shard counts add up.
  * TIMEOUT 0: under the module's default (500 ms, then ON_TIMEOUT return) a busy server returned partial counts
  * (FT.PROFILE showed 97,998 of 100,000 documents grouped on a loaded machine).
+ * The same stream can list each match's urn and relevance as well: a query matching at most half of its index is
+ * then ranked from it (shard.ts), with no pass of the module's own to rank or sort.
  */
+import type { Hit } from '../engine.ts'
 import type { Commands } from './companions.ts'
 import { FACETS_FIELD, visitFacetLine } from './fields.ts'
 
@@ -20,19 +23,44 @@ export const CHUNK = 1000
 
 type CursorReply = [unknown[], number | string]
 
-export async function facetCounts(client: Commands, index: string, query: string, fields: readonly string[], chunk = CHUNK): Promise<FacetCounts> {
+/** What a stream reads of each match besides its facet line: nothing, its urn, or its urn and relevance (DISMAX). */
+export type StreamedHits = 'none' | 'urn' | 'scored'
+
+export interface Streamed {
+  facets: FacetCounts
+  /** Every match, in no order (none unless asked for): its urn and score (0 unless `scored`). */
+  hits: Hit[]
+}
+
+/**
+ * Streams every match of `query` once, a chunk per command, counting the facet values of `fields` here, and when
+ * asked, listing each match's urn (a sortable field, read from the index like the line) and relevance (ADDSCORES,
+ * RediSearch 2.10+: the module's error names ADDSCORES on older ones).
+ */
+export async function streamMatches(client: Commands, index: string, query: string, fields: readonly string[], hits: StreamedHits, chunk = CHUNK): Promise<Streamed> {
   const result: FacetCounts = new Map(fields.map((f) => [f, new Map<string, number>()]))
-  if (fields.length === 0) return result
-  let reply = (await client.sendCommand(['FT.AGGREGATE', index, query, 'LOAD', '1', `@${FACETS_FIELD}`,
+  const listed: Hit[] = []
+  if (fields.length === 0 && hits === 'none') return { facets: result, hits: listed }
+  const load = hits === 'none' ? ['LOAD', '1', `@${FACETS_FIELD}`] : ['LOAD', '2', `@${FACETS_FIELD}`, '@urn']
+  let reply = (await client.sendCommand(['FT.AGGREGATE', index, query, ...(hits === 'scored' ? ['ADDSCORES', 'SCORER', 'DISMAX'] : []), ...load,
     'WITHCURSOR', 'COUNT', String(chunk), 'TIMEOUT', '0', 'DIALECT', '2'])) as CursorReply
   // Documents that share their facet values share a line: each distinct line is read once.
   const lines = new Map<string, number>()
   for (;;) {
-    // A row: [FACETS_FIELD, line] (or nothing, for a document written before the line existed: none are left
+    // A row: field, value, ... (the line is missing for a document written before it existed: none are left
     // once the start-up backfill ran, companions.ts).
     for (const row of reply[0].slice(1) as (string | null)[][]) {
-      const line = row[1]
+      let line: string | null = null
+      let urn = ''
+      let score = 0
+      for (let i = 0; i + 1 < row.length; i += 2) {
+        const name = row[i]
+        if (name === FACETS_FIELD) line = row[i + 1]!
+        else if (name === 'urn') urn = row[i + 1]!
+        else if (name === '__score') score = Number(row[i + 1])
+      }
       if (line) lines.set(line, (lines.get(line) ?? 0) + 1)
+      if (hits !== 'none') listed.push({ urn, score })
     }
     if (String(reply[1]) === '0') break
     reply = (await client.sendCommand(['FT.CURSOR', 'READ', index, String(reply[1]), 'COUNT', String(chunk)])) as CursorReply
@@ -43,9 +71,13 @@ export async function facetCounts(client: Commands, index: string, query: string
       if (buckets) buckets.set(value, (buckets.get(value) ?? 0) + n)
     })
   }
-  return result
+  return { facets: result, hits: listed }
 }
 
+/** The facet counts of a query's matches (a stream of their facet lines). */
+export async function facetCounts(client: Commands, index: string, query: string, fields: readonly string[], chunk = CHUNK): Promise<FacetCounts> {
+  return (await streamMatches(client, index, query, fields, 'none', chunk)).facets
+}
 /** `all` minus `outside`, value by value (counts of the matches, from the index's totals and the non-matches'). */
 export function subtractCounts(all: FacetCounts, outside: FacetCounts): FacetCounts {
   const result: FacetCounts = new Map()

@@ -96,8 +96,21 @@ async function tiesBySort(a: Asker, score: number, needed: number, total: number
  * 50 ms), so they keep the passes.
  */
 const SORTED_WINDOW = 100
-/** Whether the module has ADDSCORES (null: not known yet; learnt from the first answer). */
+/** Whether the module has ADDSCORES (null: not known yet; learnt from the first answer that asks: see noteScores). */
 let sortsByScore: boolean | null = null
+
+/** Whether the module gives relevance to FT.AGGREGATE (ADDSCORES, 2.10+); null while not known. */
+export const moduleScores = (): boolean | null => sortsByScore
+
+/**
+ * Learns from a command that asked for ADDSCORES whether the module has it: `err` undefined (it answered) or its
+ * error. Returns false when that error was the module not knowing ADDSCORES; any other error is thrown.
+ */
+export function noteScores(err?: unknown): boolean {
+  if (err === undefined) return (sortsByScore = true)
+  if (!/ADDSCORES/i.test(String((err as Error).message))) throw err
+  return (sortsByScore = false)
+}
 
 /** The ranked window sorted by the module (ADDSCORES, 2.10+); null where the module does not know ADDSCORES. */
 async function sortedByScore(a: Asker, window: number): Promise<Ranked | null> {
@@ -106,11 +119,10 @@ async function sortedByScore(a: Asker, window: number): Promise<Ranked | null> {
     reply = (await a.client.sendCommand(['FT.AGGREGATE', a.index, a.query, 'ADDSCORES', 'SCORER', 'DISMAX',
       'SORTBY', '4', '@__score', 'DESC', '@urn', 'ASC', 'MAX', String(window), 'TIMEOUT', '0', 'DIALECT', '2'])) as unknown[]
   } catch (err) {
-    if (!/ADDSCORES/i.test(String((err as Error).message))) throw err
-    sortsByScore = false
+    noteScores(err)
     return null
   }
-  sortsByScore = true
+  noteScores()
   const hits: Hit[] = []
   for (const row of reply.slice(1) as string[][]) {
     const fields = new Map<string, string>()
