@@ -116,6 +116,15 @@ export async function cpuSeconds(nodes: readonly Redis[]): Promise<number[]> {
   }))
 }
 
+/** Forks so far (a snapshot, an append-only file rewrite, or the search module's garbage collector), summed over the nodes, with the latest one's time. */
+export async function forks(nodes: readonly Redis[]): Promise<{ count: number; latestMs: number }> {
+  const infos = await Promise.all(nodes.map((n) => n.info('stats')))
+  return {
+    count: infos.reduce((a, info) => a + Number(/total_forks:(\d+)/.exec(info)?.[1] ?? 0), 0),
+    latestMs: Math.max(...infos.map((info) => Number(/latest_fork_usec:(\d+)/.exec(info)?.[1] ?? 0) / 1000)),
+  }
+}
+
 /**
  * Waits until no node is rewriting its append-only file or saving a snapshot (a load grows the file past its
  * automatic rewrite threshold; the fork's copying and writing would be measured with the run); answers the
