@@ -2,9 +2,10 @@
  * The redisearch engine: documents are hashes (fields.ts) that RediSearch indexes as the apply script writes
  * them, so an acknowledged write is searchable at once. Each shard has its own index over its own documents
  * (the index name carries the shard's hash tag), so on a cluster each index lives with its shard's documents, and
- * so do the index's companions (companions.ts: ordered urns, facet members, a generation), which the same apply
+ * so do the index's companions (companions.ts: ordered urns, facet members, facet co-occurrence, a generation), which the same apply
  * script keeps in step. One shard's search is shard.ts (ranking with ties, one-pass facets, match-all from the
- * companions, answers remembered per generation). Index definitions come from the registry through redis-om
+ * companions, answers remembered per generation); one facet value asked alone is answered from the companions
+ * alone (soleFacet.ts). Index definitions come from the registry through redis-om
  * schemas (redis-om drops and recreates an index whose schema changed); queries use @redis/search's commands.
  */
 import { Client as OmClient, Schema, type SchemaDefinition } from 'redis-om'
