@@ -277,8 +277,9 @@ try {
   await startSlowLog(nodes, SLOW_MS * 1000)
   log(`running ${CLIENTS} query loops over ${KINDS.length} kinds and ${WRITES} writes/s for ${SECONDS} s`)
   const cpuBefore = await cpuSeconds(nodes)
-  const forksBefore = await forks(nodes)
   await resetCommandStats(nodes)
+  // After the reset: CONFIG RESETSTAT sets total_forks back to 0 too.
+  const forksBefore = await forks(nodes)
   const pausesBefore = await Promise.all(bases.map(gatewayPauses))
   result = await run()
   const cpuAfter = await cpuSeconds(nodes)
