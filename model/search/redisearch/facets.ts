@@ -78,6 +78,7 @@ export async function streamMatches(client: Commands, index: string, query: stri
 export async function facetCounts(client: Commands, index: string, query: string, fields: readonly string[], chunk = CHUNK): Promise<FacetCounts> {
   return (await streamMatches(client, index, query, fields, 'none', chunk)).facets
 }
+
 /** `all` minus `outside`, value by value (counts of the matches, from the index's totals and the non-matches'). */
 export function subtractCounts(all: FacetCounts, outside: FacetCounts): FacetCounts {
   const result: FacetCounts = new Map()

@@ -34,6 +34,11 @@ function parseScored(reply: unknown, keyPrefix: string): { total: number; hits: 
   return { total: Number(r[0]), hits }
 }
 
+/** How many documents of `index` match `query`. */
+export async function countMatches(client: Commands, index: string, query: string): Promise<number> {
+  return Number(((await client.sendCommand(['FT.SEARCH', index, query, 'NOCONTENT', 'LIMIT', '0', '0', 'TIMEOUT', '0', 'DIALECT', '2'])) as unknown[])[0])
+}
+
 /** Walk chunks at most before falling back to passes sorted by urn; larger tie needs go to those passes at once. */
 const MAX_WALK_CHUNKS = 4
 const MAX_WALK_NEEDED = 1024
@@ -136,13 +141,13 @@ async function sortedByScore(a: Asker, window: number): Promise<Ranked | null> {
  * The ranked window of `query` (DIALECT 2) on `index`, whose documents number `size`. `scored` is false for
  * queries without words: every hit then has relevance 0 and the order is the urn's alone.
  */
-export async function rankedHits(client: Commands, index: string, keyPrefix: string, query: string, window: number, scored: boolean, size: number): Promise<Ranked> {
+export async function rankedHits(client: Commands, index: string, keyPrefix: string, query: string, window: number, scored: boolean, size: number, counted?: number): Promise<Ranked> {
   const a: Asker = { client, index, keyPrefix, query }
   const walkable = (total: number, needed: number) => 2 * total > size && needed <= MAX_WALK_NEEDED
   if (!scored) {
-    // Counting first costs one more parse of the query: worth it unless the query is long (a filter resolved to
-    // thousands of values, whose parsing dominates); such a query is sorted at once.
-    const count = query.length <= MAX_COUNTED_QUERY ? Number(((await search(a, [], 0, 0)) as unknown[])[0]) : 0
+    // Counting first (unless the caller did: `counted`) costs one more parse of the query: worth it unless the
+    // query is long (a filter resolved to thousands of values, whose parsing dominates); such a query is sorted at once.
+    const count = counted ?? (query.length <= MAX_COUNTED_QUERY ? await countMatches(client, index, query) : 0)
     const walked = walkable(count, window) ? await tiesByWalk(a, null, Math.min(window, count)) : null
     if (walked) return { total: count, hits: walked }
     const r = (await search(a, ['SORTBY', 'urn', 'ASC'], 0, window)) as (string | number)[]

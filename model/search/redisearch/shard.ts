@@ -6,7 +6,7 @@
  * Where the time goes, and what this does instead (100,000 documents, RediSearch 2.6):
  *   - match-all sorted by urn visits every document (FT.SEARCH * SORTBY urn: ~100 ms) and its facets group every
  *     document (FT.AGGREGATE GROUPBY: ~150 ms per facet field): answered from the companions instead (ordered
- *     urns, a set per facet value), a few commands whatever the size.
+ *     urns, each facet value's urns), a few commands whatever the size.
  *   - other queries' facets: every match's facet line streamed and counted here (facets.ts); and when the query
  *     matches most of the index (a word every document has: ~100 ms to group 100,000 matches), the index's totals
  *     minus the counts of the documents it does not match (`-(query)`: a few documents, about 1 ms).
@@ -19,7 +19,7 @@ import { facetTotals, indexSize, urnWindow, type Commands } from './companions.t
 import { compareHits } from '../merge.ts'
 import { facetCounts, streamMatches, subtractCounts, type FacetCounts } from './facets.ts'
 import { GenerationMemo } from './memo.ts'
-import { moduleScores, noteScores, rankedHits } from './ranking.ts'
+import { countMatches, moduleScores, noteScores, rankedHits } from './ranking.ts'
 
 /** Windows larger than this are computed each time rather than remembered (they hold that many hits). */
 const MEMO_WINDOW = 20_000
@@ -66,18 +66,16 @@ async function queryFacets(client: Commands, q: ShardQuery, total: number, size:
 }
 
 /**
- * A query matching at most half of the index (counted first), with facets to count: its matches are streamed once
- * for their facet lines anyway, so the same stream brings each one's urn (and relevance, for words) and the window
- * is ranked here, where the module ranked (FT.AGGREGATE ... SORTBY, or FT.SEARCH WITHSCORES and passes sorted by
- * urn for a deep window: 14-40 ms for a word's 3,500 matches) or sorted by urn (FT.SEARCH SORTBY urn: 18 ms for
- * 8,300 matches) in passes of its own. Null for a denser query (its facets are the totals less the non-matches',
- * and its urns are walked in order: ranking.ts), for one without facets, and for words on a module without
- * ADDSCORES (before 2.10).
+ * The answer of a query matching at most half of its index (`count` of `size` documents), with facets to count: its
+ * matches are streamed once for their facet lines anyway, so the same stream brings each one's urn (and relevance,
+ * for words) and the window is ranked here, where the module ranked (FT.AGGREGATE ... SORTBY, or FT.SEARCH
+ * WITHSCORES and passes sorted by urn for a deep window: 14-40 ms for a word's 3,500 matches) or sorted by urn
+ * (FT.SEARCH SORTBY urn: 18 ms for 8,300 matches) in passes of its own. Null for a denser query (its facets are
+ * the totals less the non-matches', and its urns are walked in order: ranking.ts), and for words on a module
+ * without ADDSCORES (before 2.10).
  */
-async function streamedAnswer(client: Commands, q: ShardQuery, size: number): Promise<Omit<ShardAnswer, 'window'> | null> {
-  if (q.facets.length === 0 || (q.scored && moduleScores() === false)) return null
-  const count = Number(((await client.sendCommand(['FT.SEARCH', q.index, q.query, 'NOCONTENT', 'LIMIT', '0', '0', 'TIMEOUT', '0', 'DIALECT', '2'])) as unknown[])[0])
-  if (count === 0 || 2 * count > size) return null
+async function streamedAnswer(client: Commands, q: ShardQuery, count: number, size: number): Promise<Omit<ShardAnswer, 'window'> | null> {
+  if (2 * count > size || (q.scored && moduleScores() === false)) return null
   let streamed
   try {
     streamed = await streamMatches(client, q.index, q.query, q.facets, q.scored ? 'scored' : 'urn')
@@ -97,9 +95,12 @@ export async function searchShard(client: Commands, q: ShardQuery): Promise<Shar
   }
   const compute = async () => {
     const size = await indexSize(client, q.index)
-    const streamed = await streamedAnswer(client, q, size)
+    // With facets to count, the matches are counted first: how they are counted and ranked depends on how many.
+    const count = q.facets.length > 0 ? await countMatches(client, q.index, q.query) : undefined
+    if (count === 0) return { total: 0, hits: [], facets: await queryFacets(client, q, 0, size), window: q.window }
+    const streamed = count !== undefined ? await streamedAnswer(client, q, count, size) : null
     if (streamed) return { ...streamed, window: q.window }
-    const ranked = await rankedHits(client, q.index, q.keyPrefix, q.query, q.window, q.scored, size)
+    const ranked = await rankedHits(client, q.index, q.keyPrefix, q.query, q.window, q.scored, size, count)
     return { ...ranked, facets: await queryFacets(client, q, ranked.total, size), window: q.window }
   }
   if (q.window > MEMO_WINDOW) return compute()
