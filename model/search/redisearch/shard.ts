@@ -19,7 +19,7 @@ import { facetTotals, indexSize, urnWindow, type Commands } from './companions.t
 import { compareHits } from '../merge.ts'
 import { facetCounts, streamMatches, subtractCounts, type FacetCounts } from './facets.ts'
 import { GenerationMemo } from './memo.ts'
-import { countMatches, moduleScores, noteScores, rankedHits } from './ranking.ts'
+import { countMatches, moduleScores, noteScores, rankedHits, ranksInOnePass } from './ranking.ts'
 
 /** Windows larger than this are computed each time rather than remembered (they hold that many hits). */
 const MEMO_WINDOW = 20_000
@@ -66,7 +66,8 @@ async function queryFacets(client: Commands, q: ShardQuery, total: number, size:
 }
 
 /**
- * The answer of a query matching at most half of its index (`count` of `size` documents), with facets to count: its
+ * The answer of a query matching at most half of its index (`count` of `size` documents), with facets to count,
+ * but a word query's first pages (see compute in searchShard): its
  * matches are streamed once for their facet lines anyway, so the same stream brings each one's urn (and relevance,
  * for words) and the window is ranked here, where the module ranked (FT.AGGREGATE ... SORTBY, or FT.SEARCH
  * WITHSCORES and passes sorted by urn for a deep window: 14-40 ms for a word's 3,500 matches) or sorted by urn
@@ -95,8 +96,10 @@ export async function searchShard(client: Commands, q: ShardQuery): Promise<Shar
   }
   const compute = async () => {
     const size = await indexSize(client, q.index)
-    // With facets to count, the matches are counted first: how they are counted and ranked depends on how many.
-    const count = q.facets.length > 0 ? await countMatches(client, q.index, q.query) : undefined
+    // With facets to count, the matches are counted first (how they are counted and ranked depends on how many),
+    // but for a word query's first pages, which the module ranks in one pass (ranking.ts) for less than a stream
+    // of every match's urn and relevance costs.
+    const count = q.facets.length > 0 && !ranksInOnePass(q.scored, q.window) ? await countMatches(client, q.index, q.query) : undefined
     if (count === 0) return { total: 0, hits: [], facets: await queryFacets(client, q, 0, size), window: q.window }
     const streamed = count !== undefined ? await streamedAnswer(client, q, count, size) : null
     if (streamed) return { ...streamed, window: q.window }

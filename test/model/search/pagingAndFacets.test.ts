@@ -130,6 +130,32 @@ for (const { name, overrides } of engines) {
     const expected = Object.fromEntries(Object.entries(facet(all, 'platform')!).map(([v, n]): [string, number] => [v, n - (PLATFORMS.includes(v) ? 4 : 0)]).filter(([, n]) => n > 0))
     assert.equal(facet(rest, 'platform') ?? {}, expected)
   })
+  test('a word\'s pages past its first hundred join the order of the first ones, with the same total and facets', async ({ svc }) => {
+    // 110 matches in two relevance groups (every fifth also has the word in its description), among 230 datasets
+    // written out of urn order: fewer than half of the index, so the redisearch engine ranks windows of up to 100
+    // in the module and deeper ones from its facet stream.
+    const urns: string[] = []
+    for (let k = 0; k < 230; k++) {
+      const i = (k * 37) % 230
+      const word = i < 110 ? 'okapi' : 'gnu'
+      const urn = ds(`${word}_${String(i).padStart(3, '0')}`, word)
+      if (word === 'okapi') urns.push(urn)
+      assert.is((await propose(svc, urn, 'datasetProperties', { name: `${word} ${i}`, description: i % 5 === 0 ? `${word} herd` : 'grassland' })).status, 200)
+    }
+    const higher = urns.filter((u) => Number(/okapi_(\d+)/.exec(u)![1]) % 5 === 0).sort()
+    const lower = urns.filter((u) => !higher.includes(u)).sort()
+    const full = await search(svc, 'okapi', 0, 110)
+    assert.is(full.numEntities, 110)
+    assert.equal(full.entities, [...higher, ...lower])
+    const joined: string[] = []
+    for (let start = 0; start < 110; start += 10) {
+      const page = await search(svc, 'okapi', start, 10)
+      assert.is(page.numEntities, 110, `total on page ${start}`)
+      assert.equal(facet(page, 'platform'), { okapi: 110 }, `facets on page ${start}`)
+      joined.push(...page.entities)
+    }
+    assert.equal(joined, full.entities)
+  })
   if (name === 'redisearch') {
     test('a store written before the facet lines, string lexicons, facet co-occurrence and ordered facet members gets them at start-up', async ({ svc }) => {
       const ranged = () => svc.call('POST', '/entities?action=search', { input: '*', entity: 'dataset', start: 0, count: 100, filter: { or: [{ and: [{ field: 'name', condition: 'GREATER_THAN', value: 'db.tie_05' }] }] } })
