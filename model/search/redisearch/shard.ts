@@ -66,14 +66,13 @@ async function queryFacets(client: Commands, q: ShardQuery, total: number, size:
 }
 
 /**
- * The answer of a query matching at most half of its index (`count` of `size` documents), with facets to count,
- * but a word query's first pages (see compute in searchShard): its
- * matches are streamed once for their facet lines anyway, so the same stream brings each one's urn (and relevance,
- * for words) and the window is ranked here, where the module ranked (FT.AGGREGATE ... SORTBY, or FT.SEARCH
- * WITHSCORES and passes sorted by urn for a deep window: 14-40 ms for a word's 3,500 matches) or sorted by urn
- * (FT.SEARCH SORTBY urn: 18 ms for 8,300 matches) in passes of its own. Null for a denser query (its facets are
- * the totals less the non-matches', and its urns are walked in order: ranking.ts), and for words on a module
- * without ADDSCORES (before 2.10).
+ * The answer of a query matching at most half of its index (`count` of `size` documents) that has facets to count
+ * (a word query's first pages excepted: see searchShard). Its matches are streamed once for their facet lines
+ * anyway, so the same stream brings each one's urn (and relevance, for words) and the window is ranked here,
+ * where the module ranked in passes of its own (FT.SEARCH WITHSCORES over a deep window, then its tie group sorted
+ * by urn: ~30 ms of Redis for a word's page from 1,000-2,000) or sorted every match by urn (FT.SEARCH SORTBY urn:
+ * 18 ms for 8,300 matches). Null for a denser query (its facets are the totals less the non-matches', its urns
+ * walked in order: ranking.ts), and for words on a module without ADDSCORES (before 2.10).
  */
 async function streamedAnswer(client: Commands, q: ShardQuery, count: number, size: number): Promise<Omit<ShardAnswer, 'window'> | null> {
   if (2 * count > size || (q.scored && moduleScores() === false)) return null

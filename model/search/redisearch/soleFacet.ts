@@ -17,6 +17,7 @@ import type { ShardAnswer } from './shard.ts'
 
 /** Facet values of a field read to find the one a query names; a field with more is left to the module. */
 const MAX_LISTED = 2000
+
 export interface SoleFacet {
   field: string
   value: string
