@@ -13,6 +13,7 @@ import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { BENCH_PLATFORMS, datasetProposal } from './data.ts'
+import { commandTimes, resetCommandStats } from './liveRedis.ts'
 import { restoreThrough, runLoad } from './load.ts'
 import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { round } from './stats.ts'
@@ -46,14 +47,8 @@ function cpuOf(pid: number): { all: number; system: number } {
 const sum = (a: { all: number; system: number }[]) => ({ all: a.reduce((n, c) => n + c.all, 0), system: a.reduce((n, c) => n + c.system, 0) })
 const pids = { redis: Number(/process_id:(\d+)/.exec(await redis.info('server'))![1]), gateway: children.at(-1)!.process.pid!, workers: children.slice(0, -1).map((c) => c.process.pid!) }
 const sample = () => ({ redis: cpuOf(pids.redis), gateway: cpuOf(pids.gateway), workers: sum(pids.workers.map(cpuOf)) })
-/** Redis's time by command (INFO commandstats: calls, usec). */
-async function commandStats(): Promise<Map<string, [number, number]>> {
-  const stats = new Map<string, [number, number]>()
-  for (const m of (await redis.info('commandstats')).matchAll(/cmdstat_(\S+):calls=(\d+),usec=(\d+)/g)) stats.set(m[1]!, [Number(m[2]), Number(m[3])])
-  return stats
-}
 async function measure(name: string, units: string, run: () => Promise<number>): Promise<void> {
-  const statsBefore = await commandStats()
+  await resetCommandStats([redis])
   const before = sample()
   const t0 = performance.now()
   const n = await run()
@@ -64,10 +59,8 @@ async function measure(name: string, units: string, run: () => Promise<number>):
     return `${k} ${round((used * 1e6) / n)} us (${round((100 * used) / seconds)}% of a core, ${round((100 * (after[k].system - before[k].system)) / (used || 1))}% of it in the kernel)`
   }
   process.stdout.write(`${name}: ${round(n / seconds)} ${units}/s over ${round(seconds)} s; CPU per ${units.replace(/s$/, '')}: ${per('redis')}, ${per('gateway')}, ${per('workers')}\n`)
-  const statsAfter = await commandStats()
-  const delta = [...statsAfter].map(([c, [calls, usec]]) => [c, calls - (statsBefore.get(c)?.[0] ?? 0), usec - (statsBefore.get(c)?.[1] ?? 0)] as const)
-    .filter(([, calls]) => calls > 0).sort((a, b) => b[2] - a[2]).slice(0, 14)
-  process.stdout.write(`  Redis per ${units.replace(/s$/, '')}: ${delta.map(([c, calls, usec]) => `${c} ${round(calls / n)}x ${round(usec / n)} us`).join(', ')}\n`)
+  const times = await commandTimes([redis], 14)
+  process.stdout.write(`  Redis per ${units.replace(/s$/, '')}: ${times.map((t) => `${t.command} ${round(t.calls / n)}x ${round((t.ms * 1000) / n)} us`).join(', ')}\n`)
 }
 
 try {
