@@ -7,7 +7,7 @@
  */
 import { legacyKeys, parseLegacyEntityKey } from '../store/legacyLayout.ts'
 import { LAYOUT_VERSION, SEP, type Keys } from '../store/keys.ts'
-import { scanKeys, type RedisClient } from '../store/redis.ts'
+import { scanKeys, scanKeysMatching, type RedisClient } from '../store/redis.ts'
 
 export interface MigrationCounts {
   entities: number
@@ -99,7 +99,7 @@ export async function removeLegacyData(redis: RedisClient, prefix: string, entit
   let removed = 0
   const drop = async (batch: string[]) => { for (const key of batch) removed += await redis.unlink(key) }
   await scanKeys(redis, old.entityPattern, async (batch) => drop(batch.filter((k) => parseLegacyEntityKey(prefix, k) !== undefined)))
-  for (const pattern of [old.runPattern, old.queuePattern, ...old.indexPatterns]) await scanKeys(redis, pattern, drop)
+  await scanKeysMatching(redis, [old.runPattern, old.queuePattern, ...old.indexPatterns], drop)
   // The markers go last: while they exist, the service refuses to start and a rerun finishes the migration.
   for (const key of [old.rows, old.changeLog]) removed += await redis.unlink(key)
   return removed

@@ -76,7 +76,9 @@ export class Keys {
   /** Hash: the entity's search document (RediSearch indexes this prefix; the native engine reads it back). */
   doc(entityType: string, urn: string): string { return `${this.docPrefix(this.shardOf(urn), entityType)}${urn}` }
   /** Key prefix of an entity type's search documents in a shard. */
-  docPrefix(shard: number, entityType: string): string { return `${this.shardPrefix(shard)}doc:${entityType}:` }
+  docPrefix(shard: number, entityType: string): string { return `${this.documentsPrefix(shard)}${entityType}:` }
+  /** What every search document's key in a shard begins with (then `<entity type>:<urn>`). */
+  documentsPrefix(shard: number): string { return `${this.shardPrefix(shard)}doc:` }
   /** Name of an entity type's RediSearch index in a shard (it carries the shard's tag: routed to its node). */
   searchIndex(shard: number, entityType: string): string { return `${this.shardPrefix(shard)}idx:${entityType}` }
   /** Native engine index keys of an entity type in a shard: `ix:<type>:<kind>:<rest>`. */

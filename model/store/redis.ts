@@ -5,6 +5,7 @@
  */
 import { Cluster, Redis, type RedisOptions } from 'ioredis'
 import type { Config } from '../config.ts'
+import { commonPrefix, globPrefix, globToRegExp } from './glob.ts'
 
 /** A connection to one server or to a cluster (same commands; a cluster routes each by its keys' slot). */
 export type RedisClient = Redis | Cluster
@@ -82,6 +83,21 @@ export async function masters(redis: RedisClient): Promise<Redis[]> {
 export async function membersIfAny(redis: RedisClient, keys: readonly string[]): Promise<string[][]> {
   if (keys.length === 0 || await redis.exists(...keys) === 0) return keys.map((): string[] => [])
   return Promise.all(keys.map((key) => redis.zrange(key, 0, -1)))
+}
+
+/**
+ * Every key matching any of `patterns` on every master, in one SCAN of the keyspace: MATCH asks only for the
+ * patterns' common literal prefix (a test Redis ends at its trailing `*`), and each key is tested against the
+ * patterns here (glob.ts).
+ */
+export async function scanKeysMatching(redis: RedisClient, patterns: readonly string[], onBatch: (keys: string[]) => Promise<void>): Promise<void> {
+  if (patterns.length === 0) return
+  const tests = patterns.map(globToRegExp)
+  const prefix = commonPrefix(patterns.map(globPrefix)).replace(/[*?[\]\\]/g, '\\$&')
+  await scanKeys(redis, `${prefix}*`, async (keys) => {
+    const matching = keys.filter((key) => tests.some((t) => t.test(key)))
+    if (matching.length > 0) await onBatch(matching)
+  })
 }
 
 /** Every key matching `pattern` on every master (SCAN, never KEYS). */

@@ -9,7 +9,7 @@
 import { indexKeyPatterns, likePrefix, restoreFrom, sweepOrphans } from '../../model/services/restore.ts'
 import type { Model } from '../../model/services/runtime.ts'
 import { SEP, type Keys } from '../../model/store/keys.ts'
-import { scanKeys, type RedisClient } from '../../model/store/redis.ts'
+import { scanKeysMatching, type RedisClient } from '../../model/store/redis.ts'
 import { parse, positiveInt, UsageError } from './args.ts'
 import { formatRate, startProgress } from './progress.ts'
 import { withModel } from './redis.ts'
@@ -26,14 +26,12 @@ export const cursorKey = (keys: Keys): string => `${keys.prefix}ops:restore:curs
 
 const sameFilters = (a: Filters, b: Filters) => a.urn === b.urn && a.urnLike === b.urnLike && a.aspect === b.aspect
 
-/** Deletes every key matching the patterns on every master (SCAN + UNLINK); answers how many. */
+/** Deletes every key matching the patterns on every master (one SCAN for all of them, UNLINK); answers how many. */
 export async function deleteKeys(redis: RedisClient, patterns: string[]): Promise<number> {
   let deleted = 0
-  for (const match of patterns) {
-    await scanKeys(redis, match, async (keys) => {
-      deleted += (await Promise.all(keys.map((key) => redis.unlink(key)))).reduce((a, b) => a + b, 0)
-    })
-  }
+  await scanKeysMatching(redis, patterns, async (keys) => {
+    deleted += (await Promise.all(keys.map((key) => redis.unlink(key)))).reduce((a, b) => a + b, 0)
+  })
   return deleted
 }
 
