@@ -2,7 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+/** The repository's root (the processes' working directory). */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 export interface Child {
   process: ChildProcess

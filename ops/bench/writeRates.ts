@@ -8,6 +8,7 @@
  * WRITE_WORKER_FLAGS adds Node flags to the workers (e.g. `--trace-gc`), WRITE_WORKER_LOG=<file> keeps their output.
  */
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
@@ -15,7 +16,7 @@ import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { BENCH_PLATFORMS, datasetProposal } from './data.ts'
 import { commandTimes, resetCommandStats } from './liveRedis.ts'
 import { restoreThrough, runLoad } from './load.ts'
-import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
+import { ROOT, SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { round } from './stats.ts'
 
 const DATASETS = Number(process.env.WRITE_DATASETS ?? 20_000)
@@ -43,6 +44,14 @@ const ticks = Number(process.env.CLK_TCK ?? 100)
 function cpuOf(pid: number): { all: number; system: number } {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
   return { all: (Number(fields[11]) + Number(fields[12])) / ticks, system: Number(fields[12]) / ticks }
+}
+/** The CPU of a process that will exit: sampled every 100 ms while it runs, the last sample kept. */
+function cpuWhileAlive(pid: number): { stop: () => { all: number; system: number } } {
+  let last = { all: 0, system: 0 }
+  const read = () => { try { last = cpuOf(pid) } catch { /* gone */ } }
+  read()
+  const timer = setInterval(read, 100)
+  return { stop: () => { clearInterval(timer); return last } }
 }
 const sum = (a: { all: number; system: number }[]) => ({ all: a.reduce((n, c) => n + c.all, 0), system: a.reduce((n, c) => n + c.system, 0) })
 const pids = { redis: Number(/process_id:(\d+)/.exec(await redis.info('server'))![1]), gateway: children.at(-1)!.process.pid!, workers: children.slice(0, -1).map((c) => c.process.pid!) }
@@ -85,6 +94,22 @@ try {
   if (RESTORE) {
     await measure('restore indices (one platform, 2,000 rows a call)', 'rows', () => restoreThrough(base, ADMIN, { urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${BENCH_PLATFORMS[1]},%` }))
     await measure('restore indices (everything, 2,000 rows a call)', 'rows', () => restoreThrough(base, ADMIN, {}))
+    let cli = { all: 0, system: 0 }
+    await measure('svc restore --rebuild (every index deleted, then rebuilt from the rows)', 'rows', async () => {
+      const child = spawn(process.execPath, [...flags, 'ops/cli/main.ts', 'restore', '--rebuild'], { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+      const sampler = cpuWhileAlive(child.pid!)
+      let out = ''
+      let err = ''
+      child.stdout!.on('data', (d: Buffer) => { out += d.toString() })
+      child.stderr!.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-2000) })
+      const code = await new Promise<number | null>((done) => child.once('exit', done))
+      cli = sampler.stop()
+      const rows = /rows restored: (\d+)/.exec(out)
+      if (code !== 0 || !rows) throw new Error(`svc restore --rebuild exited with ${code}: ${out.slice(-500)} ${err.slice(-500)}`)
+      process.stdout.write(out.trim().split('\n').map((line) => `  svc: ${line}\n`).join(''))
+      return Number(rows[1])
+    })
+    process.stdout.write(`  (the CLI process, which selects the rows and queues them: ${round(cli.all)} s of CPU, ${round((100 * cli.system) / (cli.all || 1))}% of it in the kernel)\n`)
   }
 } finally {
   for (const c of children) await c.stop()
