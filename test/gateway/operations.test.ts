@@ -2,6 +2,7 @@
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { fixture } from '../helpers/fixtures.ts'
+import { orphanedUrns } from '../../model/services/restore.ts'
 import { deleteKeys as deleteStoredKeys } from '../helpers/store.ts'
 import { startService, tokenFor, type TestService } from '../helpers/service.ts'
 
@@ -98,6 +99,23 @@ t('stale entries of a deleted entity and stray edges go away', async ({ svc, adm
   assert.not.ok((await redis.zrange(strangerIn, 0, -1)).some((u) => u.includes('stranger')))
   const rows = keys.rows(keys.shardOf(ghost))
   assert.equal(await redis.zrangebylex(rows, `[${ghost}\u0000`, `[${ghost}\u0000\xff`), [])
+})
+
+t('the orphan sweep finds, in one pass, the documents of every type whose entity has no rows', async ({ svc }) => {
+  const { model } = svc.gateway
+  const { redis, keys } = model
+  const lost = ['urn:svc:dataset:(urn:svc:dataPlatform:hive,lostTable,PROD)', 'urn:svc:corpuser:lostUser', 'urn:svc:tag:lost:with:colons']
+  const types = ['dataset', 'corpuser', 'tag']
+  // Documents left behind (their entities' rows and aspects are gone), beside every real one.
+  await Promise.all(lost.map((urn, i) => redis.hset(keys.doc(types[i]!, urn), 'urn', urn)))
+  // A key under the documents' prefix of a type the registry does not know is not a document.
+  await redis.hset(`${keys.documentsPrefix(keys.shardOf(hive))}noSuchType:urn:svc:x`, 'urn', 'x')
+  try {
+    const orphans = await orphanedUrns(model)
+    assert.equal(orphans.sort(), [...lost].sort())
+  } finally {
+    await Promise.all([...lost.map((urn, i) => redis.del(keys.doc(types[i]!, urn))), redis.del(`${keys.documentsPrefix(keys.shardOf(hive))}noSuchType:urn:svc:x`)])
+  }
 })
 
 t('restore writes a RESTATE change-log entry per row', async ({ svc, admin }) => {
