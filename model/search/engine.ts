@@ -54,6 +54,12 @@ export interface SearchEngine {
   readonly name: 'native' | 'redisearch'
   /** Ops for the stored document and the index when an entity's document goes from `before` to `after`. */
   documentOps(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[]
+  /**
+   * Ops making the index hold `doc` again when the stored document is `doc` already (restore indices restating an
+   * unchanged document): whatever of it was lost comes back, and every op is safe to repeat, so that nothing the
+   * engine counts per document moves (documentOps from null would count the document a second time).
+   */
+  restateDocumentOps(entity: EntitySpec, urn: string, doc: SearchDocument): Op[]
   /** Ops removing `urn` from the engine's top-level structures even when its document is unknown (restore). */
   purgeOps(entity: EntitySpec, urn: string): Op[]
   /** Creates whatever index structures must exist before writes, in every shard (idempotent). */

@@ -49,6 +49,7 @@ export async function openModel(config: Config, redis: RedisClient, options: Ope
   const plan: PlanContext = {
     registry, keys, changeLogMaxLen: config.changeLogMaxLen,
     documentOps: (entity, urn, before, after) => engine.documentOps(entity, urn, before, after),
+    restateDocumentOps: (entity, urn, doc) => engine.restateDocumentOps(entity, urn, doc),
     purgeOps: (entity, urn) => engine.purgeOps(entity, urn),
   }
   const durability: Durability = {

@@ -19,6 +19,8 @@ export interface PlanContext {
   keys: Keys
   /** The search engine's ops for a document change (stored document + its index). */
   documentOps: (entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null) => Op[]
+  /** The search engine's ops re-adding an unchanged stored document, safe to repeat (SearchEngine.restateDocumentOps). */
+  restateDocumentOps: (entity: EntitySpec, urn: string, doc: SearchDocument) => Op[]
   /** The search engine's ops removing an entity from its top-level structures even when its document is unknown. */
   purgeOps: (entity: EntitySpec, urn: string) => Op[]
   changeLogMaxLen: number

@@ -43,7 +43,7 @@ export function restateOps(ctx: PlanContext, parsed: ParsedUrn, indexed: Indexed
     ...browseOps(keys, entity.name, urn, indexed.doc, null),
   ]
   ops.push(
-    ...ctx.documentOps(entity, urn, null, doc),
+    ...(unchanged ? ctx.restateDocumentOps(entity, urn, doc!) : ctx.documentOps(entity, urn, null, doc)),
     ...browseOps(keys, entity.name, urn, null, doc),
     ...edgeOps(keys, urn, derived, indexed.outEdges.filter((e) => !derivedIds.has(`${e.type}${SEP}${e.target}`))),
   )

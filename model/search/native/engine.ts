@@ -167,6 +167,11 @@ export class NativeEngine implements SearchEngine {
     return nativeDocumentOps(this.registry, this.keys, entity, urn, before, after, this.bitmapMin)
   }
 
+  /** The ops adding the document, which are idempotent here (links, numbers, bitmaps, words: nothing counted twice). */
+  restateDocumentOps(entity: EntitySpec, urn: string, doc: SearchDocument): Op[] {
+    return this.documentOps(entity, urn, null, doc)
+  }
+
   purgeOps(entity: EntitySpec, urn: string): Op[] {
     const shard = this.keys.shardOf(urn)
     return [

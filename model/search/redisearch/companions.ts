@@ -58,8 +58,11 @@ function facetValues(doc: SearchDocument | null, field: string): Set<string> {
   return new Set((doc?.fields[field] ?? []).map(facetValue))
 }
 
-/** Ops moving the companions of `index` from `before` to `after` (either may be null). */
-export function companionOps(index: string, facets: readonly string[], urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
+/**
+ * Ops moving the companions of `index` from `before` to `after` (either may be null). Without `counts`, the
+ * co-occurrence counts stay: the ops are then safe to repeat (restating a document the index holds already).
+ */
+export function companionOps(index: string, facets: readonly string[], urn: string, before: SearchDocument | null, after: SearchDocument | null, { counts = true } = {}): Op[] {
   const ops: Op[] = [['HINCRBY', generationKey(index), 'n', '1']]
   if (after) ops.push(['ZADD', liveKey(index), '0', urn])
   else if (before) ops.push(['ZREM', liveKey(index), urn])
@@ -73,18 +76,22 @@ export function companionOps(index: string, facets: readonly string[], urn: stri
     for (const v of old) if (!now.has(v)) ops.push(['ZUNLINK', facetMembersKey(index, field, v), urn, facetValuesKey(index, field), v])
     for (const v of now) if (!old.has(v)) ops.push(['ZLINK', facetMembersKey(index, field, v), '0', urn, facetValuesKey(index, field), v])
   }
-  for (const c of pairChanges(olds, nows)) ops.push(['HINCRBY', cooccurrenceKey(index, c.field, c.value), c.other, String(c.delta)])
+  if (counts) for (const c of pairChanges(olds, nows)) ops.push(['HINCRBY', cooccurrenceKey(index, c.field, c.value), c.other, String(c.delta)])
   return ops
 }
 
-/** Ops moving the string lexicons of `index` from a document's lower-cased TAG values `before` to `after` (fields.ts documentTags). */
-export function lexiconOps(index: string, before: ReadonlyMap<string, ReadonlySet<string>>, after: ReadonlyMap<string, ReadonlySet<string>>): Op[] {
+/**
+ * Ops moving the string lexicons of `index` from a document's lower-cased TAG values `before` to `after` (fields.ts
+ * documentTags). Without `counts`, the values of `after` are listed and no count moves (safe to repeat).
+ */
+export function lexiconOps(index: string, before: ReadonlyMap<string, ReadonlySet<string>>, after: ReadonlyMap<string, ReadonlySet<string>>, { counts: counted = true } = {}): Op[] {
   const ops: Op[] = []
   for (const field of new Set([...before.keys(), ...after.keys()])) {
     const old = before.get(field) ?? new Set<string>()
     const now = after.get(field) ?? new Set<string>()
     const counts = stringCountsKey(index, field)
     const values = stringValuesKey(index, field)
+    if (!counted) { for (const v of now) ops.push(['ZADD', values, '0', v]); continue }
     for (const v of old) if (!now.has(v)) ops.push(['VCOUNT', counts, values, v, '-1'])
     for (const v of now) if (!old.has(v)) ops.push(['VCOUNT', counts, values, v, '1'])
   }

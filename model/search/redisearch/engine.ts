@@ -146,13 +146,26 @@ export class RediSearchEngine implements SearchEngine {
   }
 
   documentOps(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null): Op[] {
-    const key = this.keys.doc(entity.name, urn)
     // An unchanged document is not re-indexed; the companions move with the document.
     if (before && after && canonicalJson(before.fields) === canonicalJson(after.fields)) return []
+    return this.written(entity, urn, before, after, true)
+  }
+
+  /**
+   * The document written again, its companions listed again, and no count moved: the counts of the document are in
+   * the co-occurrence and lexicon counts already (documentOps from null would add them a second time).
+   */
+  restateDocumentOps(entity: EntitySpec, urn: string, doc: SearchDocument): Op[] {
+    return this.written(entity, urn, null, doc, false)
+  }
+
+  /** The stored document going from `before` to `after`, with its companions; `counts`: whether counts move. */
+  private written(entity: EntitySpec, urn: string, before: SearchDocument | null, after: SearchDocument | null, counts: boolean): Op[] {
+    const key = this.keys.doc(entity.name, urn)
     const index = this.indexOf(entity, urn)
     const companions = [
-      ...companionOps(index, facetFieldNames(this.registry, entity), urn, before, after),
-      ...lexiconOps(index, documentTags(this.registry, entity, before), documentTags(this.registry, entity, after)),
+      ...companionOps(index, facetFieldNames(this.registry, entity), urn, before, after, { counts }),
+      ...lexiconOps(index, documentTags(this.registry, entity, before), documentTags(this.registry, entity, after), { counts }),
     ]
     if (!after) return before ? [['DEL', key], ...companions] : []
     return [['DEL', key], ['HSET', key, ...Object.entries(documentHash(this.registry, entity, after)).flat()], ...companions]
