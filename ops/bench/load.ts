@@ -2,7 +2,9 @@
  * A closed-loop HTTP load generator: `clients` concurrent callers, each sending its next request as soon as the
  * previous answered, over keep-alive connections. Reports throughput and latency percentiles.
  */
+import { spawn } from 'node:child_process'
 import http from 'node:http'
+import { ROOT } from './processes.ts'
 import { percentile } from './stats.ts'
 
 export interface LoadResult {
@@ -84,4 +86,22 @@ export async function restoreThrough(baseUrl: string, token: string, select: Rec
     start = value.result.nextStart
   }
   return restored
+}
+
+/**
+ * Runs `svc restore --rebuild` (the CLI, with the service's `env` and Node `flags`) to its end: every index deleted,
+ * then rebuilt from the rows by the running workers. `started` hears the CLI's process id (to sample its CPU).
+ * Resolves with the rows it restored and what it printed (keys deleted, its own restore rate).
+ */
+export async function rebuildThroughCli(env: Record<string, string>, flags: readonly string[], started: (pid: number) => void = () => {}): Promise<{ rows: number; output: string }> {
+  const child = spawn(process.execPath, [...flags, 'ops/cli/main.ts', 'restore', '--rebuild'], { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
+  started(child.pid!)
+  let out = ''
+  let err = ''
+  child.stdout!.on('data', (d: Buffer) => { out += d.toString() })
+  child.stderr!.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-2000) })
+  const code = await new Promise<number | null>((done) => child.once('exit', done))
+  const rows = /rows restored: (\d+)/.exec(out)
+  if (code !== 0 || !rows) throw new Error(`svc restore --rebuild exited with ${code}: ${out.slice(-500)} ${err.slice(-500)}`)
+  return { rows: Number(rows[1]), output: out.trim() }
 }

@@ -8,15 +8,14 @@
  * WRITE_WORKER_FLAGS adds Node flags to the workers (e.g. `--trace-gc`), WRITE_WORKER_LOG=<file> keeps their output.
  */
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
-import { spawn } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { BENCH_PLATFORMS, datasetProposal } from './data.ts'
 import { commandTimes, resetCommandStats } from './liveRedis.ts'
-import { restoreThrough, runLoad } from './load.ts'
-import { ROOT, SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
+import { rebuildThroughCli, restoreThrough, runLoad } from './load.ts'
+import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { round } from './stats.ts'
 
 const DATASETS = Number(process.env.WRITE_DATASETS ?? 20_000)
@@ -96,18 +95,10 @@ try {
     await measure('restore indices (everything, 2,000 rows a call)', 'rows', () => restoreThrough(base, ADMIN, {}))
     let cli = { all: 0, system: 0 }
     await measure('svc restore --rebuild (every index deleted, then rebuilt from the rows)', 'rows', async () => {
-      const child = spawn(process.execPath, [...flags, 'ops/cli/main.ts', 'restore', '--rebuild'], { cwd: ROOT, env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] })
-      const sampler = cpuWhileAlive(child.pid!)
-      let out = ''
-      let err = ''
-      child.stdout!.on('data', (d: Buffer) => { out += d.toString() })
-      child.stderr!.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-2000) })
-      const code = await new Promise<number | null>((done) => child.once('exit', done))
-      cli = sampler.stop()
-      const rows = /rows restored: (\d+)/.exec(out)
-      if (code !== 0 || !rows) throw new Error(`svc restore --rebuild exited with ${code}: ${out.slice(-500)} ${err.slice(-500)}`)
-      process.stdout.write(out.trim().split('\n').map((line) => `  svc: ${line}\n`).join(''))
-      return Number(rows[1])
+      let sampler: ReturnType<typeof cpuWhileAlive> | undefined
+      const { rows, output } = await rebuildThroughCli(env, flags, (pid) => { sampler = cpuWhileAlive(pid) }).finally(() => { cli = sampler!.stop() })
+      process.stdout.write(output.split('\n').map((line) => `  svc: ${line}\n`).join(''))
+      return rows
     })
     process.stdout.write(`  (the CLI process, which selects the rows and queues them: ${round(cli.all)} s of CPU, ${round((100 * cli.system) / (cli.all || 1))}% of it in the kernel)\n`)
   }
