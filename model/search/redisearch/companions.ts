@@ -84,16 +84,16 @@ export function companionOps(index: string, facets: readonly string[], urn: stri
  * Ops moving the string lexicons of `index` from a document's lower-cased TAG values `before` to `after` (fields.ts
  * documentTags). Without `counts`, the values of `after` are listed and no count moves (safe to repeat).
  */
-export function lexiconOps(index: string, before: ReadonlyMap<string, ReadonlySet<string>>, after: ReadonlyMap<string, ReadonlySet<string>>, { counts: counted = true } = {}): Op[] {
+export function lexiconOps(index: string, before: ReadonlyMap<string, ReadonlySet<string>>, after: ReadonlyMap<string, ReadonlySet<string>>, { counts = true } = {}): Op[] {
   const ops: Op[] = []
   for (const field of new Set([...before.keys(), ...after.keys()])) {
     const old = before.get(field) ?? new Set<string>()
     const now = after.get(field) ?? new Set<string>()
-    const counts = stringCountsKey(index, field)
-    const values = stringValuesKey(index, field)
-    if (!counted) { for (const v of now) ops.push(['ZADD', values, '0', v]); continue }
-    for (const v of old) if (!now.has(v)) ops.push(['VCOUNT', counts, values, v, '-1'])
-    for (const v of now) if (!old.has(v)) ops.push(['VCOUNT', counts, values, v, '1'])
+    const countsKey = stringCountsKey(index, field)
+    const valuesKey = stringValuesKey(index, field)
+    if (!counts) { for (const v of now) ops.push(['ZADD', valuesKey, '0', v]); continue }
+    for (const v of old) if (!now.has(v)) ops.push(['VCOUNT', countsKey, valuesKey, v, '-1'])
+    for (const v of now) if (!old.has(v)) ops.push(['VCOUNT', countsKey, valuesKey, v, '1'])
   }
   return ops
 }
