@@ -3,9 +3,10 @@
  * the data folder) and the test harness (no persistence). The RediSearch module is loaded when a path is given.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { resolve } from 'node:path'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { Redis } from 'ioredis'
 
 export interface EmbeddedRedisOptions {
@@ -16,11 +17,19 @@ export interface EmbeddedRedisOptions {
   module?: string
   port?: number
   binary?: string
+  /**
+   * Also listen on a unix socket (in the data folder, or a folder of its own), which the service's processes on this
+   * machine connect through: each round trip costs Redis and the client less CPU than over TCP.
+   */
+  socket?: boolean
 }
 
 export interface EmbeddedRedis {
+  /** Over TCP (`redis://127.0.0.1:<port>`): for redis-cli and anything on another machine. */
   url: string
   port: number
+  /** The unix socket's path when `socket` was asked, else `url`: what this machine's processes connect to. */
+  localUrl: string
   process: ChildProcess
   stop(): Promise<void>
 }
@@ -48,6 +57,8 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   } else {
     args.push('--appendonly', 'no')
   }
+  const socket = options.socket ? socketPath(options.dataDir, port) : undefined
+  if (socket) args.push('--unixsocket', socket, '--unixsocketperm', '700')
   if (options.module) args.push('--loadmodule', resolve(options.module))
   const child = spawn(options.binary ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
@@ -58,9 +69,10 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
     child.once('exit', (code) => reject(new Error(`redis-server exited with code ${code}: ${output}`)))
   })
   const url = `redis://127.0.0.1:${port}`
-  await Promise.race([waitForPing(url), exited])
+  const localUrl = socket ?? url
+  await Promise.race([waitForPing(localUrl), exited])
   return {
-    url, port, process: child,
+    url, port, localUrl, process: child,
     async stop() {
       if (child.exitCode !== null) return
       const done = new Promise<void>((r) => child.once('exit', () => r()))
@@ -68,6 +80,15 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
       await done
     },
   }
+}
+
+/** A unix socket's path may not be longer than 107 bytes: in the data folder when it fits, else in a folder of its own. */
+const MAX_SOCKET_PATH = 100
+
+function socketPath(dataDir: string | undefined, port: number): string {
+  const inData = dataDir ? join(resolve(dataDir), 'redis.sock') : undefined
+  if (inData && Buffer.byteLength(inData) <= MAX_SOCKET_PATH) return inData
+  return join(mkdtempSync(join(tmpdir(), 'svc-redis-')), `${port}.sock`)
 }
 
 async function waitForPing(url: string): Promise<void> {

@@ -78,15 +78,16 @@ try {
 
 if (embed) {
   try {
-    embedded = await startEmbeddedRedis({ dataDir, appendFsync: config.appendFsync, module: config.redisearchModule || undefined, port: config.embeddedRedisPort || undefined })
+    embedded = await startEmbeddedRedis({ dataDir, appendFsync: config.appendFsync, module: config.redisearchModule || undefined, port: config.embeddedRedisPort || undefined, socket: true })
   } catch (err) {
     const missing = /ENOENT/.test((err as Error).message)
     await refuse(missing ? 'redis-server is not installed: install it (Debian: apt-get install redis-server) or set REDIS_URL to a Redis to use'
       : `cannot start the embedded redis-server: ${(err as Error).message.split('\n')[0]}`)
   }
-  config.redisUrl = embedded!.url
-  claim!.update({ redisUrl: embedded!.url, redisPid: embedded!.process.pid })
-  log.notice('embedded redis-server started', { url: embedded!.url, dataDir, appendfsync: config.appendFsync })
+  // This machine's processes (the service's, and the CLI through the instance record) use the unix socket.
+  config.redisUrl = embedded!.localUrl
+  claim!.update({ redisUrl: embedded!.localUrl, redisPid: embedded!.process.pid })
+  log.notice('embedded redis-server started', { url: embedded!.url, socket: embedded!.localUrl, dataDir, appendfsync: config.appendFsync })
 }
 const generatedToken = config.adminToken ? undefined : `svc_${randomBytes(24).toString('base64url')}`
 if (generatedToken) config.adminToken = generatedToken
@@ -107,6 +108,7 @@ const lines = [
 ]
 if (embedded) {
   lines.push(`  redis:            ${embedded.url} (embedded: redis-cli -p ${embedded.port}; npm run svc finds it by itself)`,
+    `  redis socket:     ${embedded.localUrl} (the service's processes connect through it)`,
     `  data folder:      ${dataDir} (kept when the service stops; delete it to start afresh)`)
 } else {
   lines.push('  redis:            REDIS_URL')

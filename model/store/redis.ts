@@ -20,6 +20,14 @@ export type RedisTarget = Pick<Config, 'redisUrl' | 'redisCluster'>
  */
 const MAX_REDIRECTIONS = 200
 
+/**
+ * The unix socket a REDIS_URL names, or undefined for a `redis://` URL: a path (`/run/redis/redis.sock`, as ioredis
+ * takes it) reaches a Redis on the same machine without TCP, which costs both sides less CPU per round trip.
+ */
+export function socketPathOf(redisUrl: string): string | undefined {
+  return redisUrl.startsWith('/') ? redisUrl : undefined
+}
+
 function connect(target: RedisTarget, options: RedisOptions, autoPipelining: boolean): RedisClient {
   if (target.redisCluster.length > 0) {
     const nodes = target.redisCluster.map((node) => {

@@ -35,7 +35,7 @@ import { LIVE_KINDS } from './liveQueries.ts'
 import { describePauses, gatewayPauses, type Pauses } from './liveGateway.ts'
 import { commandTimes, cpuSeconds, forks, keyBytes, persistenceSettled, readSlowLog, searchIndexed, resetCommandStats, startSlowLog, usedMemory, type CommandTime, type SlowLog } from './liveRedis.ts'
 import { send, type Request } from './load.ts'
-import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
+import { REDIS_SOCKET, SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { percentile, round } from './stats.ts'
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -66,8 +66,8 @@ const keptDir = process.env.BENCH_LIVE_DATA_DIR
 const dataDir = keptDir ?? mkdtempSync(join(tmpdir(), 'svc-bench-live-'))
 const binary = process.env.BENCH_REDIS_SERVER
 const cluster = TOPOLOGY === 'cluster' ? await startRedisCluster({ masters: 3, replicas: 0, module: MODULE, appendOnly: true, appendFsync: FSYNC, binary }) : undefined
-const embedded = cluster ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, binary, module: MODULE })
-const nodes = cluster ? (await cluster.masterPorts()).map((p) => new Redis(p, '127.0.0.1')) : [new Redis(embedded!.url)]
+const embedded = cluster ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, binary, module: MODULE, socket: REDIS_SOCKET })
+const nodes = cluster ? (await cluster.masterPorts()).map((p) => new Redis(p, '127.0.0.1')) : [new Redis(embedded!.localUrl)]
 const serverVersion = /redis_version:(\S+)/.exec(await nodes[0]!.info('server'))?.[1] ?? '?'
 const modules = (await nodes[0]!.call('MODULE', 'LIST')) as unknown[][]
 const searchVer = modules.map((m) => Object.fromEntries(Array.from({ length: m.length / 2 }, (_, i) => [String(m[2 * i]), m[2 * i + 1]]))).find((m) => m.name === 'search')?.ver
@@ -76,7 +76,7 @@ const ENGINE_NAME = ENGINE === 'redisearch' ? `redisearch (RediSearch ${moduleVe
 const ports: number[] = []
 for (let g = 0; g < GATEWAYS; g++) ports.push(await freePort())
 const env = {
-  ...(cluster ? { REDIS_CLUSTER: cluster.seeds, SHARDS: '16' } : { REDIS_URL: embedded!.url }),
+  ...(cluster ? { REDIS_CLUSTER: cluster.seeds, SHARDS: '16' } : { REDIS_URL: embedded!.localUrl }),
   PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: 'svc_bench_admin_token', KEY_PREFIX: PREFIX,
   // A loaded batch may take longer than the default 30 s on a busy machine; the run's own timeout (TIMEOUT_MS) is shorter.
   WRITE_TIMEOUT_MS: String(Math.max(TIMEOUT_MS, 120_000)),
@@ -103,7 +103,7 @@ try {
   await stopAll()
   throw err
 }
-log(`${cluster ? `cluster of 3 masters (16 shards) ${cluster.seeds}` : embedded!.url}, Redis ${serverVersion}, engine ${ENGINE_NAME}, ${GATEWAYS} gateway(s), ${WORKERS} worker process(es); ${DATASETS} datasets, ${CLIENTS} query loops for ${SECONDS} s, ${WRITES} writes/s; load average ${round(startLoad)} on ${cpus().length} cores`)
+log(`${cluster ? `cluster of 3 masters (16 shards) ${cluster.seeds}` : embedded!.localUrl}, Redis ${serverVersion}, engine ${ENGINE_NAME}, ${GATEWAYS} gateway(s), ${WORKERS} worker process(es); ${DATASETS} datasets, ${CLIENTS} query loops for ${SECONDS} s, ${WRITES} writes/s; load average ${round(startLoad)} on ${cpus().length} cores`)
 
 // ---- load ------------------------------------------------------------------------------------------------------
 const PER_REQUEST = 333 // datasets per batch request: 999 proposals (3 each)
@@ -306,7 +306,7 @@ const writes = { ...stats(result.writes), asked: result.writes.asked, behind: re
 const queries = kinds.reduce((a, k) => a + k.count, 0)
 const machine = {
   cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(),
-  loadAverageAtStart: startLoad, loadAverageAtEnd: loadavg()[0]!, redis: serverVersion, moduleVersion, engine: ENGINE, engineName: ENGINE_NAME, topology: TOPOLOGY, workers: WORKERS, appendfsync: FSYNC,
+  loadAverageAtStart: startLoad, loadAverageAtEnd: loadavg()[0]!, redis: serverVersion, moduleVersion, engine: ENGINE, engineName: ENGINE_NAME, topology: TOPOLOGY, workers: WORKERS, appendfsync: FSYNC, socket: !cluster && REDIS_SOCKET,
 }
 const settings = { datasets: DATASETS, clients: CLIENTS, gateways: GATEWAYS, seconds: SECONDS, writesPerSecond: WRITES, timeoutMs: TIMEOUT_MS, seed: SEED, slowMs: SLOW_MS }
 for (const k of kinds) if (k.firstError) log(`${k.kind}: first error: ${k.firstError}`)
@@ -321,7 +321,7 @@ const where = TOPOLOGY === 'cluster' ? 'a local Redis Cluster of 3 masters (16 s
 const report = `# Live scenario: engine ${ENGINE_NAME}, ${where}
 
 Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, shared with other work (load average
-${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end); Redis ${serverVersion} (appendfsync ${FSYNC}), ${WORKERS} worker process(es), ${GATEWAYS === 1 ? 'a gateway' : `${GATEWAYS} gateways`}; ${machine.date}.
+${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end); Redis ${serverVersion} (appendfsync ${FSYNC}${cluster ? '' : REDIS_SOCKET ? ', reached through its unix socket' : ', reached over TCP'}), ${WORKERS} worker process(es), ${GATEWAYS === 1 ? 'a gateway' : `${GATEWAYS} gateways`}; ${machine.date}.
 \`BENCH_LIVE_DATASETS=${DATASETS} BENCH_LIVE_CLIENTS=${CLIENTS} BENCH_LIVE_SECONDS=${SECONDS} BENCH_LIVE_WRITES=${WRITES}\` (ops/bench/live.ts).
 
 - Load: ${DATASETS} datasets (3 aspects each: properties, tags, owner) in ${round(loaded.seconds)} s, **${round(loaded.perSecond)} datasets/s** through \`ingestProposalBatch\`.

@@ -20,12 +20,13 @@ import http from 'node:http'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
+import { socketPathOf } from '../../model/store/redis.ts'
 import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { startRedisCluster } from '../localCluster.ts'
 import { bareBullmq, bareRestify, evalshaApply, rawPipelinedHset } from './baselines.ts'
 import { BENCH_PLATFORMS, datasetMcps, datasetProposal, datasetUrn } from './data.ts'
 import { rebuildThroughCli, restoreThrough, runLoad, send, type LoadResult } from './load.ts'
-import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
+import { REDIS_SOCKET, SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { measureSearchKinds, medianKinds, type KindResult } from './searchKinds.ts'
 import { median, percentile, round } from './stats.ts'
 
@@ -87,8 +88,8 @@ async function sequential(base: string, queries: { path: string; body: unknown }
 const redisUrlGiven = process.env.REDIS_URL
 const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'))
 const cluster = TOPOLOGY === 'cluster' ? await startRedisCluster({ masters: 3, replicas: 0, module: MODULE, appendOnly: true, appendFsync: FSYNC }) : undefined
-const embedded = redisUrlGiven || cluster ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, binary: process.env.BENCH_REDIS_SERVER, module: MODULE })
-const redisUrl = redisUrlGiven ?? embedded?.url ?? ''
+const embedded = redisUrlGiven || cluster ? undefined : await startEmbeddedRedis({ dataDir, appendFsync: FSYNC, binary: process.env.BENCH_REDIS_SERVER, module: MODULE, socket: REDIS_SOCKET })
+const redisUrl = redisUrlGiven ?? embedded?.localUrl ?? ''
 /** Every master, for memory and CPU figures; the first answers what the server and module are. */
 const masters = cluster ? (await cluster.masterPorts()).map((p) => new Redis(p, '127.0.0.1')) : [new Redis(redisUrl)]
 const redis = masters[0]!
@@ -272,7 +273,7 @@ for (const child of children.reverse()) await child.stop()
 for (const m of masters) m.disconnect()
 await embedded?.stop()
 await cluster?.stop()
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(), appendfsync: FSYNC, engine: ENGINE, engineName: ENGINE_NAME, redis: serverVersion, moduleVersion, topology: TOPOLOGY, searchOnly: SEARCH_ONLY, workers: WORKERS, rounds: ROUNDS, datasets: DATASETS }
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(), appendfsync: FSYNC, engine: ENGINE, engineName: ENGINE_NAME, redis: serverVersion, moduleVersion, topology: TOPOLOGY, socket: !cluster && socketPathOf(redisUrl) !== undefined, searchOnly: SEARCH_ONLY, workers: WORKERS, rounds: ROUNDS, datasets: DATASETS }
 const table = [
   `| figure | value | p50 ms | p99 ms | ratio to baseline |`,
   `|---|---|---|---|---|`,
@@ -280,7 +281,7 @@ const table = [
 ].join('\n')
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
-const report = `Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; ${TOPOLOGY === 'cluster' ? 'local Redis Cluster of 3 masters, 16 shards' : 'one redis-server'}, Redis ${serverVersion}, appendfsync ${FSYNC}, engine ${ENGINE_NAME}, ${WORKERS} worker process(es), medians of ${ROUNDS} rounds${SEARCH_ONLY ? ', search only' : ''}, ${machine.date}\n\n${table}\n`
+const report = `Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}; ${TOPOLOGY === 'cluster' ? 'local Redis Cluster of 3 masters, 16 shards' : `one redis-server ${socketPathOf(redisUrl) ? 'reached through its unix socket' : 'over TCP'}`}, Redis ${serverVersion}, appendfsync ${FSYNC}, engine ${ENGINE_NAME}, ${WORKERS} worker process(es), medians of ${ROUNDS} rounds${SEARCH_ONLY ? ', search only' : ''}, ${machine.date}\n\n${table}\n`
 // latest.* is the default configuration's full run (the README quotes it); every run also keeps one per engine
 // (and module version, and topology), which sideBySide.ts and topologies.ts read.
 const own = process.env.BENCH_OUT ?? `${ENGINE === 'redisearch' ? `latest-${ENGINE}-${moduleVersion}` : `latest-${ENGINE}-redis-${serverVersion}`}${TOPOLOGY === 'cluster' ? '-cluster' : ''}`

@@ -15,6 +15,12 @@ export interface Child {
 /** Node flags the service's processes run with, as the image and `npm start` set them (ops/Dockerfile). */
 export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=64']
 
+/**
+ * Whether the service's processes reach the benchmark's own redis-server through its unix socket, as `npm start`'s
+ * do (ops/main.ts); `BENCH_REDIS_TCP=1`: over TCP, as from another machine.
+ */
+export const REDIS_SOCKET = process.env.BENCH_REDIS_TCP !== '1'
+
 /** Starts `node [execArgv] <script> [args]` from the repository root and resolves once its output matches `ready`. */
 export function startChild(script: string, env: Record<string, string>, ready: RegExp, timeoutMs = 30_000, execArgv: string[] = [], args: string[] = []): Promise<Child> {
   const child = spawn(process.execPath, [...execArgv, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })

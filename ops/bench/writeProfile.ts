@@ -35,6 +35,7 @@ import { bareBullmq } from './baselines.ts'
 import { datasetProposal } from './data.ts'
 import { send } from './load.ts'
 import { median, round } from './stats.ts'
+import { REDIS_SOCKET } from './processes.ts'
 
 const SINGLE = Number(process.env.PROFILE_SINGLE ?? 400)
 const BATCHES = Number(process.env.PROFILE_BATCHES ?? 20)
@@ -68,14 +69,14 @@ const PHASES: [string, string, string][] = [
   ['reply', 'told', 'submitted'], ['gateway out', 'submitted', 'done'],
 ]
 
-const redis = await startEmbeddedRedis()
-const config = { ...loadConfig({}), redisUrl: redis.url, port: 0, dashboardPort: 0, logLevel: 'silent' as const, searchEngine: 'native' as const }
+const redis = await startEmbeddedRedis({ socket: REDIS_SOCKET })
+const config = { ...loadConfig({}), redisUrl: redis.localUrl, port: 0, dashboardPort: 0, logLevel: 'silent' as const, searchEngine: 'native' as const }
 const log = createLogger('silent', 'write-profile')
 const workers = await startWorkers(config, log, { onApplied: () => last('told') })
 const gateway = await startGateway(config, log)
 const base = new URL(gateway.url)
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
-const probe = new Redis(redis.url)
+const probe = new Redis(redis.localUrl)
 
 /** Proposals of 3 aspects for each of `count` new datasets from `offset` (as upstream's sink sends a dataset). */
 function threeAspects(offset: number, count: number): unknown[] {
@@ -112,7 +113,7 @@ async function profile(title: string, n: number, body: (i: number) => unknown, p
 }
 
 try {
-  const bare = await bareBullmq(redis.url, [1], 1000)
+  const bare = await bareBullmq(redis.localUrl, [1], 1000)
   process.stdout.write(`bare BullMQ round trip, 1 client: p50 ${round(bare[1]!.p50)} ms (${round(bare[1]!.perSecond)} jobs/s)\n`)
   await profile('ingestProposal, one aspect of a new dataset', SINGLE, (i) => ({ proposal: datasetProposal(i) }), '/aspects?action=ingestProposal')
   await profile(`ingestProposalBatch, ${BATCH_SIZE} new datasets x 3 aspects`, BATCHES, (i) => ({ proposals: threeAspects(1_000_000 + i * BATCH_SIZE, BATCH_SIZE) }), '/aspects?action=ingestProposalBatch')

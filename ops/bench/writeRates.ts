@@ -15,7 +15,7 @@ import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { BENCH_PLATFORMS, datasetProposal } from './data.ts'
 import { commandTimes, resetCommandStats } from './liveRedis.ts'
 import { rebuildThroughCli, restoreThrough, runLoad } from './load.ts'
-import { SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
+import { REDIS_SOCKET, SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
 import { round } from './stats.ts'
 
 const DATASETS = Number(process.env.WRITE_DATASETS ?? 20_000)
@@ -26,10 +26,10 @@ const RESTORE = process.env.WRITE_RESTORE !== '0'
 const SYNC_CLIENTS = (process.env.WRITE_SYNC_CLIENTS ?? '16').split(',').filter(Boolean).map(Number)
 const ADMIN = 'svc_bench_admin_token'
 
-const embedded = await startEmbeddedRedis({ dataDir: mkdtempSync(join(tmpdir(), 'svc-wbench-')), appendFsync: 'everysec', binary: process.env.BENCH_REDIS_SERVER, module: process.env.REDISEARCH_MODULE })
-const redis = new Redis(embedded.url)
+const embedded = await startEmbeddedRedis({ dataDir: mkdtempSync(join(tmpdir(), 'svc-wbench-')), appendFsync: 'everysec', binary: process.env.BENCH_REDIS_SERVER, module: process.env.REDISEARCH_MODULE, socket: REDIS_SOCKET })
+const redis = new Redis(embedded.localUrl)
 const port = await freePort()
-const env = { REDIS_URL: embedded.url, PORT: String(port), PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: ADMIN, KEY_PREFIX: 'bench:svc:' }
+const env = { REDIS_URL: embedded.localUrl, PORT: String(port), PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: ADMIN, KEY_PREFIX: 'bench:svc:' }
 const flags = [...SERVICE_NODE_FLAGS, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [])]
 const children: Child[] = []
 const workerFlags = [...flags, ...(process.env.WRITE_WORKER_FLAGS ?? '').split(' ').filter(Boolean)]

@@ -9,6 +9,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Redis } from 'ioredis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { freePort } from '../../ops/embeddedRedis.ts'
@@ -56,8 +57,20 @@ t('the banner shows the API, the embedded Redis and the data folder', ({ first, 
   assert.match(out, `redis-cli -p ${env.EMBEDDED_REDIS_PORT}`)
   assert.match(out, `data folder:      ${dataDir}`)
   assert.match(out, /admin token for this run \(set ADMIN_TOKEN to keep one\): svc_/)
-  assert.is(readInstance(dataDir)?.redisUrl, `redis://127.0.0.1:${env.EMBEDDED_REDIS_PORT}`)
+  assert.match(out, `redis socket:     ${join(dataDir, 'redis.sock')}`)
+  assert.is(readInstance(dataDir)?.redisUrl, join(dataDir, 'redis.sock'))
   assert.equal(redisServersIn(dataDir).length, 1)
+})
+
+t('the service reaches its embedded Redis through the unix socket in the data folder, not TCP', async ({ env }) => {
+  const probe = new Redis(Number(env.EMBEDDED_REDIS_PORT), '127.0.0.1')
+  try {
+    const clients = String(await probe.client('LIST')).trim().split('\n').filter((c) => !/ cmd=client\|list /.test(c))
+    assert.ok(clients.length >= 4, `the gateway's, the workers' and the dashboard's connections: ${clients.length}`)
+    for (const c of clients) assert.match(c, /^id=\d+ addr=\/\S+redis\.sock:0 .* flags=\S*U/, c)
+  } finally {
+    probe.disconnect()
+  }
 })
 
 t('the CLI finds the running embedded Redis of its data folder without REDIS_URL', ({ dataDir }) => {

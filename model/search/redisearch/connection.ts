@@ -6,7 +6,7 @@
  */
 import { createClient, createCluster } from '@redis/client'
 import searchModule from '@redis/search'
-import type { RedisTarget } from '../../store/redis.ts'
+import { socketPathOf, type RedisTarget } from '../../store/redis.ts'
 import { retryWhileMoving, type IndexPlacement } from './placement.ts'
 
 // @redis/search is CommonJS: its commands are the `default` of the module object Node hands to ESM.
@@ -59,7 +59,8 @@ export class FtConnection {
         await old.disconnect().catch(() => {})
       })().finally(() => { relearning = undefined })
     } else {
-      const client = createClient({ url: target.redisUrl })
+      const path = socketPathOf(target.redisUrl)
+      const client = createClient(path ? { socket: { path } } : { url: target.redisUrl })
       client.on('error', () => {})
       this.send = (_key, _readOnly, args) => client.sendCommand(args)
       this.connect = () => client.connect()
