@@ -271,7 +271,7 @@ try {
   log(`every search index built: waited ${round(await searchIndexed(nodes))} s`)
   if (process.env.BENCH_LIVE_HOLD === '1') {
     // For ops/bench/kindProbe.ts: the store stays up, with its gateway, until this process is interrupted.
-    log(`holding: PROBE_URL=${base.origin} PROBE_REDIS=${nodes.map((n) => n.options.port).join(',')} (Ctrl-C stops everything)`)
+    log(`holding: PROBE_URL=${base.origin} PROBE_REDIS=${cluster ? (await cluster.masterPorts()).join(',') : embedded!.port} (Ctrl-C stops everything)`)
     await new Promise(() => {})
   }
   await startSlowLog(nodes, SLOW_MS * 1000)
