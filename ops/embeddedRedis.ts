@@ -3,7 +3,7 @@
  * the data folder) and the test harness (no persistence). The RediSearch module is loaded when a path is given.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdirSync, mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -18,8 +18,10 @@ export interface EmbeddedRedisOptions {
   port?: number
   binary?: string
   /**
-   * Also listen on a unix socket (in the data folder, or a folder of its own), which the service's processes on this
-   * machine connect through: each round trip costs Redis and the client less CPU than over TCP.
+   * Also listen on a unix socket, which the service's processes on this machine connect through: each round trip
+   * costs Redis and the client less CPU than over TCP. It lies in a folder of its own under the system's temporary
+   * folder (removed on stop), not in the data folder, whose file system may refuse sockets (a share, a VM's mount)
+   * and whose path may be longer than a socket's 107 bytes.
    */
   socket?: boolean
 }
@@ -57,10 +59,13 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   } else {
     args.push('--appendonly', 'no')
   }
-  const socket = options.socket ? socketPath(options.dataDir, port) : undefined
+  const socketDir = options.socket ? mkdtempSync(join(tmpdir(), 'svc-redis-')) : undefined
+  const socket = socketDir ? join(socketDir, 'redis.sock') : undefined
   if (socket) args.push('--unixsocket', socket, '--unixsocketperm', '700')
   if (options.module) args.push('--loadmodule', resolve(options.module))
   const child = spawn(options.binary ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  // However the server ends (stopped, crashed, refused to start), its socket's folder goes with it.
+  if (socketDir) child.once('exit', () => rmSync(socketDir, { recursive: true, force: true }))
   let output = ''
   child.stdout!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-4000) })
   child.stderr!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-4000) })
@@ -80,15 +85,6 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
       await done
     },
   }
-}
-
-/** A unix socket's path may not be longer than 107 bytes: in the data folder when it fits, else in a folder of its own. */
-const MAX_SOCKET_PATH = 100
-
-function socketPath(dataDir: string | undefined, port: number): string {
-  const inData = dataDir ? join(resolve(dataDir), 'redis.sock') : undefined
-  if (inData && Buffer.byteLength(inData) <= MAX_SOCKET_PATH) return inData
-  return join(mkdtempSync(join(tmpdir(), 'svc-redis-')), `${port}.sock`)
 }
 
 async function waitForPing(url: string): Promise<void> {

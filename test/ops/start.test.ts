@@ -7,7 +7,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
 import { suite } from 'uvu'
@@ -57,8 +57,9 @@ t('the banner shows the API, the embedded Redis and the data folder', ({ first, 
   assert.match(out, `redis-cli -p ${env.EMBEDDED_REDIS_PORT}`)
   assert.match(out, `data folder:      ${dataDir}`)
   assert.match(out, /admin token for this run \(set ADMIN_TOKEN to keep one\): svc_/)
-  assert.match(out, `redis socket:     ${join(dataDir, 'redis.sock')}`)
-  assert.is(readInstance(dataDir)?.redisUrl, join(dataDir, 'redis.sock'))
+  const socket = /redis socket: +(\/\S+\/redis\.sock) /.exec(out)?.[1]
+  assert.ok(socket && existsSync(socket), out)
+  assert.is(readInstance(dataDir)?.redisUrl, socket)
   assert.equal(redisServersIn(dataDir).length, 1)
 })
 
@@ -140,6 +141,8 @@ t('Ctrl-C stops everything, says so, and keeps the data', async ({ first, dataDi
   assert.equal(redisServersIn(dataDir), [])
   assert.not.ok(existsSync(join(dataDir, INSTANCE_FILE)))
   assert.ok(existsSync(join(dataDir, 'appendonlydir')), 'the append-only file stays')
+  const socket = /redis socket: +(\/\S+\/redis\.sock) /.exec(first.output())?.[1]
+  assert.not.ok(existsSync(dirname(socket!)), 'the socket\'s folder is removed')
 })
 
 t.run()
