@@ -65,7 +65,9 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   if (options.module) args.push('--loadmodule', resolve(options.module))
   const child = spawn(options.binary ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
   // However the server ends (stopped, crashed, refused to start), its socket's folder goes with it.
-  if (socketDir) child.once('exit', () => rmSync(socketDir, { recursive: true, force: true }))
+  const removeSocketDir = () => { if (socketDir) rmSync(socketDir, { recursive: true, force: true }) }
+  child.once('exit', removeSocketDir)
+  child.once('error', removeSocketDir)
   let output = ''
   child.stdout!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-4000) })
   child.stderr!.on('data', (d: Buffer) => { output = (output + d.toString()).slice(-4000) })

@@ -34,8 +34,8 @@ import { startEmbeddedRedis } from '../embeddedRedis.ts'
 import { bareBullmq } from './baselines.ts'
 import { datasetProposal } from './data.ts'
 import { send } from './load.ts'
-import { median, round } from './stats.ts'
 import { REDIS_SOCKET } from './processes.ts'
+import { median, round } from './stats.ts'
 
 const SINGLE = Number(process.env.PROFILE_SINGLE ?? 400)
 const BATCHES = Number(process.env.PROFILE_BATCHES ?? 20)

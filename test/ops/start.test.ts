@@ -1,6 +1,7 @@
 /**
  * `npm start` (ops/main.ts) as a user meets it, run as a real process on a temporary data folder and free ports:
- * the banner shows where the embedded Redis is; the CLI finds that Redis by itself; a second start on the same
+ * the banner shows where the embedded Redis is (its port, and the unix socket the service's processes use); the CLI
+ * finds that Redis by itself; a second start on the same
  * folder, or on a taken port, refuses in one line before launching anything; a failure after the embedded Redis
  * started stops it; Ctrl-C says it stopped and that the data is kept. No redis-server is ever left behind.
  */
@@ -63,7 +64,7 @@ t('the banner shows the API, the embedded Redis and the data folder', ({ first, 
   assert.equal(redisServersIn(dataDir).length, 1)
 })
 
-t('the service reaches its embedded Redis through the unix socket in the data folder, not TCP', async ({ env }) => {
+t('the service reaches its embedded Redis through its unix socket, not TCP', async ({ env }) => {
   const probe = new Redis(Number(env.EMBEDDED_REDIS_PORT), '127.0.0.1')
   try {
     const clients = String(await probe.client('LIST')).trim().split('\n').filter((c) => !/ cmd=client\|list /.test(c))
