@@ -77,6 +77,21 @@ else
   result = intersection(sources, {})
 end
 
+-- A small hash (up to hash-max-listpack-entries, 512 by default) is one listpack, which HMGET scans once per field
+-- asked: the 200 most frequent of 200 owners took ~500 us, where HGETALL reads them all in ~70 us. So the originals
+-- of more than a few values of a hash that small are read whole and looked up here; a larger hash (a hash table)
+-- answers HMGET in O(1) per field, and is never read whole.
+local SMALL_HASH = 512
+local function originalsOf(key, lowers)
+  if #lowers <= 8 or redis.call('HLEN', key) > SMALL_HASH then return redis.call('HMGET', key, unpack(lowers)) end
+  local all = redis.call('HGETALL', key)
+  local byLower = {}
+  for i = 1, #all, 2 do byLower[all[i]] = all[i + 1] end
+  local out = {}
+  for i, lower in ipairs(lowers) do out[i] = byLower[lower] or false end
+  return out
+end
+
 -- A match-all's facets: per field, its most frequent values in the index (fcnt:<field>, kept by the apply script),
 -- at most maxFacetValues, as {original, count, ...} (originals from valo:<field>).
 local function matchAllFacets()
@@ -87,7 +102,7 @@ local function matchAllFacets()
     if #list > 0 then
       local lowers = {}
       for i = 1, #list, 2 do lowers[#lowers + 1] = list[i] end
-      local originals = redis.call('HMGET', P .. 'valo:' .. field, unpack(lowers))
+      local originals = originalsOf(P .. 'valo:' .. field, lowers)
       for i, lower in ipairs(lowers) do
         local n = tonumber(list[2 * i])
         if n > 0 then

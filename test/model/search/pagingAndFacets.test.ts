@@ -112,6 +112,17 @@ for (const { name, overrides } of engines) {
     assert.is(facet(await search(svc, 'zebra', 0, 10), 'tags'), undefined)
     assert.is(facet(await search(svc, '*', 0, 10), 'tags'), undefined)
   })
+  test('a match-all spells each of many facet values as it was written', async ({ svc, urns }) => {
+    // More than a few values of a small hash: the native script reads their spellings with one HGETALL.
+    const tags = urns.map((_, i) => `urn:svc:tag:Mixed_${i}_Case`)
+    for (const [i, urn] of urns.entries()) assert.is((await propose(svc, urn, 'globalTags', { tags: [{ tag: tags[i] }] })).status, 200)
+    const expected = Object.fromEntries(tags.map((t) => [t, 1]))
+    assert.equal(facet(await search(svc, '*', 0, 10), 'tags'), expected)
+    assert.equal(facet(await search(svc, 'zebra', 0, 10), 'tags'), expected)
+    for (const urn of urns) assert.is((await propose(svc, urn, 'globalTags', { tags: [] })).status, 200)
+    assert.is(facet(await search(svc, '*', 0, 10), 'tags'), undefined)
+  })
+
   test('facets of a filter on many values (a union of more than 16 postings), and of its negation, count exactly their matches', async ({ svc }) => {
     // Twelve names that exist and eight that do not: the native engine counts such a union from its documents'
     // numbers (cheaper than building its bitmap from every member), its negation from the live bitmap.
