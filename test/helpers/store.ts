@@ -1,4 +1,5 @@
 /** Looking at what a test's key prefix holds in Redis (to prove that nothing was written), on every master. */
+import { Redis } from 'ioredis'
 import { scanKeys, type RedisClient } from '../../model/store/redis.ts'
 
 /** Every key under `prefix` except the write queues' own (BullMQ bookkeeping), the layout record and the search caches. */
@@ -17,6 +18,16 @@ export async function snapshotStore(redis: RedisClient, prefix: string): Promise
     dump.set(key, value ? value.toString('base64') : '')
   }
   return dump
+}
+
+/** The connections of the local server on `port` (its `CLIENT LIST` lines), but the one asking. */
+export async function otherClients(port: number): Promise<string[]> {
+  const probe = new Redis(port, '127.0.0.1')
+  try {
+    return String(await probe.client('LIST')).trim().split('\n').filter((c) => !/ cmd=client\|list /.test(c))
+  } finally {
+    probe.disconnect()
+  }
 }
 
 /** Deletes the keys under `prefix` matching `pattern` (corrupting an index on purpose); returns how many. */

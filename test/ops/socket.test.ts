@@ -13,6 +13,7 @@ import * as assert from 'uvu/assert'
 import { socketPathOf } from '../../model/store/redis.ts'
 import { startEmbeddedRedis, type EmbeddedRedis } from '../../ops/embeddedRedis.ts'
 import { searchStack } from '../helpers/redisServer.ts'
+import { otherClients } from '../helpers/store.ts'
 import { startService, type TestService } from '../helpers/service.ts'
 
 const paths = suite('REDIS_URL: a socket path or a redis:// URL')
@@ -72,14 +73,9 @@ for (const engine of engines) {
     assert.equal(found.body.value.entities, [urn])
     const platform = found.body.value.metadata.searchResultMetadatas.find((a: { name: string }) => a.name === 'platform')
     assert.equal(Object.values(platform?.aggregations ?? {}), [1], JSON.stringify(platform))
-    const probe = new Redis(server.port, '127.0.0.1')
-    try {
-      const clients = String(await probe.client('LIST')).trim().split('\n').filter((c) => !/ cmd=client\|list /.test(c))
-      assert.ok(clients.length >= 3, String(clients.length))
-      for (const c of clients) assert.match(c, / flags=\S*U/, c)
-    } finally {
-      probe.disconnect()
-    }
+    const clients = await otherClients(server.port)
+    assert.ok(clients.length >= 3, String(clients.length))
+    for (const c of clients) assert.match(c, / flags=\S*U/, c)
   })
 
   t.run()

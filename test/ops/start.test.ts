@@ -10,12 +10,12 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { Redis } from 'ioredis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { freePort } from '../../ops/embeddedRedis.ts'
 import { INSTANCE_FILE, readInstance, redisServersIn } from '../../ops/instance.ts'
 import { spawnService, type ChildService } from '../helpers/processes.ts'
+import { otherClients } from '../helpers/store.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -38,6 +38,9 @@ async function refusedStart(env: Record<string, string>): Promise<{ code: number
   return { code, stderr: out }
 }
 
+/** The embedded Redis's unix socket, as the banner names it. */
+const bannerSocket = (out: string) => /redis socket: +(\/\S+\/redis\.sock) /.exec(out)?.[1]
+
 const isOneLineRefusal = (out: string) => out.trim().split('\n').length === 1 && /^error: /.test(out.trim()) && !/\n\s+at /.test(out)
 
 t.before(async (ctx) => {
@@ -58,21 +61,16 @@ t('the banner shows the API, the embedded Redis and the data folder', ({ first, 
   assert.match(out, `redis-cli -p ${env.EMBEDDED_REDIS_PORT}`)
   assert.match(out, `data folder:      ${dataDir}`)
   assert.match(out, /admin token for this run \(set ADMIN_TOKEN to keep one\): svc_/)
-  const socket = /redis socket: +(\/\S+\/redis\.sock) /.exec(out)?.[1]
+  const socket = bannerSocket(out)
   assert.ok(socket && existsSync(socket), out)
   assert.is(readInstance(dataDir)?.redisUrl, socket)
   assert.equal(redisServersIn(dataDir).length, 1)
 })
 
 t('the service reaches its embedded Redis through its unix socket, not TCP', async ({ env }) => {
-  const probe = new Redis(Number(env.EMBEDDED_REDIS_PORT), '127.0.0.1')
-  try {
-    const clients = String(await probe.client('LIST')).trim().split('\n').filter((c) => !/ cmd=client\|list /.test(c))
-    assert.ok(clients.length >= 4, `the gateway's, the workers' and the dashboard's connections: ${clients.length}`)
-    for (const c of clients) assert.match(c, /^id=\d+ addr=\/\S+redis\.sock:0 .* flags=\S*U/, c)
-  } finally {
-    probe.disconnect()
-  }
+  const clients = await otherClients(Number(env.EMBEDDED_REDIS_PORT))
+  assert.ok(clients.length >= 4, `the gateway's, the workers' and the dashboard's connections: ${clients.length}`)
+  for (const c of clients) assert.match(c, /^id=\d+ addr=\/\S+redis\.sock:0 .* flags=\S*U/, c)
 })
 
 t('the CLI finds the running embedded Redis of its data folder without REDIS_URL', ({ dataDir }) => {
@@ -142,8 +140,7 @@ t('Ctrl-C stops everything, says so, and keeps the data', async ({ first, dataDi
   assert.equal(redisServersIn(dataDir), [])
   assert.not.ok(existsSync(join(dataDir, INSTANCE_FILE)))
   assert.ok(existsSync(join(dataDir, 'appendonlydir')), 'the append-only file stays')
-  const socket = /redis socket: +(\/\S+\/redis\.sock) /.exec(first.output())?.[1]
-  assert.not.ok(existsSync(dirname(socket!)), 'the socket\'s folder is removed')
+  assert.not.ok(existsSync(dirname(bannerSocket(first.output())!)), 'the socket\'s folder is removed')
 })
 
 t.run()
