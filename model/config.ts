@@ -4,6 +4,7 @@
  */
 
 import { CANONICAL_NAMESPACE, checkNamespace, type Namespace } from './namespace.ts'
+import { DEFAULT_FACET_VALUES, MAX_FACET_VALUES } from './search/limits.ts'
 
 export type SearchEngineChoice = 'auto' | 'native' | 'redisearch'
 
@@ -40,6 +41,8 @@ export interface Config {
    * the ranges and word prefixes; the redisearch engine the ranges (the others are wildcards the module matches).
    */
   maxFilterValues: number
+  /** Values each facet of a search answer reports at most, the most frequent (SEARCH_FACET_VALUES; upstream's 20). */
+  facetValues: number
   writeTimeoutMs: number
   maxQueueDepth: number
   maxBodyBytes: number
@@ -98,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const shards = int(env, 'SHARDS', redisCluster.length > 0 ? 16 : 1)
   if (shards < 1 || shards > 16384) throw new Error('configuration: SHARDS must be between 1 and 16384')
   const keyPrefix = env.KEY_PREFIX ?? 'svc:'
+  const facetValues = int(env, 'SEARCH_FACET_VALUES', DEFAULT_FACET_VALUES)
+  if (facetValues < 1 || facetValues > MAX_FACET_VALUES) throw new Error(`configuration: SEARCH_FACET_VALUES must be between 1 and ${MAX_FACET_VALUES}`)
   if (/[{}]/.test(keyPrefix)) throw new Error(`configuration: KEY_PREFIX must not contain { or } (keys carry their shard's hash tag), got ${keyPrefix}`)
   return {
     redisUrl: env.REDIS_URL ?? '',
@@ -113,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nativeBitmapMin: int(env, 'NATIVE_BITMAP_MIN', 256),
     nativeTallyMin: int(env, 'NATIVE_TALLY_MIN', 1000),
     maxFilterValues: int(env, 'MAX_FILTER_VALUES', 5000),
+    facetValues,
     writeTimeoutMs: int(env, 'WRITE_TIMEOUT_MS', 30_000),
     maxQueueDepth: int(env, 'MAX_QUEUE_DEPTH', 20_000),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 16 * 1024 * 1024),

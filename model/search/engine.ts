@@ -39,9 +39,13 @@ export interface FacetCounts {
   originals?: Map<string, Map<string, string>>
 }
 
-/** What a shard's search may also answer: `documents`, the hits' stored documents (an engine may ignore it). */
+/**
+ * What a shard's search may also answer: `documents`, the hits' stored documents (an engine may ignore it); and how
+ * many values of each facet it reports at most (`facetValues`, MAX_FACET_VALUES_PER_SHARD when not given).
+ */
 export interface ShardOptions {
   documents?: boolean
+  facetValues?: number
 }
 
 /** One autocomplete candidate: a value and whether it matches from its start. */

@@ -1,10 +1,23 @@
 /** Limits shared by the search engines and the service. */
 import { fail } from '../errors.ts'
 
-/** Facet buckets the search answer reports per field at most. */
-export const MAX_FACET_VALUES = 200
-/** Facet values each shard reports per field at most (the merged answer keeps the largest MAX_FACET_VALUES). */
+/**
+ * Facet buckets the search answer reports per field at most, unless SEARCH_FACET_VALUES says otherwise: upstream's
+ * default (`maxTermBucketSize`, 20). The answer's cost grows with it (each value is spelled, shaped and sent).
+ */
+export const DEFAULT_FACET_VALUES = 20
+/** The most SEARCH_FACET_VALUES may be. */
+export const MAX_FACET_VALUES = 1000
+/**
+ * Facet values each of several shards reports per field at least, where a shard reports its largest only: the merged
+ * largest are exact while a field has at most this many values in a shard.
+ */
 export const MAX_FACET_VALUES_PER_SHARD = 200
+
+/** The facet values each shard reports when the answer shows `shown` per field: as many on one shard, more on several. */
+export function shardFacetValues(shown: number, shards: number): number {
+  return shards === 1 ? shown : Math.max(shown, MAX_FACET_VALUES_PER_SHARD)
+}
 
 /**
  * The 400 of a string condition or word prefix (`what`, e.g. `the filter name START_WITH "a"`) matching `matched`

@@ -26,11 +26,20 @@ export function sumFacets(lists: readonly Facet[][], limit: number): Facet[] {
   return [...byField].map(([name, sums]) => trimmed(name, sums, limit))
 }
 
-/** A facet of the counts above 0 of `counts`, the `limit` largest when there are more. */
+/** A facet of the counts above 0 of `counts`, the `limit` largest (topValues). */
 function trimmed(name: string, counts: Record<string, number>, limit: number): Facet {
-  const entries = Object.entries(counts).filter(([, n]) => n > 0)
-  const kept = entries.length > limit ? entries.sort((a, b) => b[1] - a[1]).slice(0, limit) : entries
-  return { name, aggregations: Object.fromEntries(kept) }
+  return { name, aggregations: Object.fromEntries(topValues(Object.entries(counts).filter(([, n]) => n > 0), limit)) }
+}
+
+/**
+ * The `limit` largest of (value, count) pairs, in upstream's order of a facet's buckets: count descending, then the
+ * value (by its lower case, as both engines key values, then as written). Every engine and path keeps the same
+ * values when counts tie at the limit.
+ */
+export function topValues(entries: [string, number][], limit: number): [string, number][] {
+  const lowers = new Map(entries.map(([value]) => [value, value.toLowerCase()]))
+  const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+  return entries.sort((a, b) => b[1] - a[1] || byCodeUnits(lowers.get(a[0])!, lowers.get(b[0])!) || byCodeUnits(a[0], b[0])).slice(0, limit)
 }
 
 /** Whether every count of `facet` is above 0 and it has at most `limit` values. */

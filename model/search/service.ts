@@ -8,7 +8,7 @@ import type { Keys } from '../store/keys.ts'
 import type { RedisClient } from '../store/redis.ts'
 import { browse } from './browse.ts'
 import type { SearchEngine, ShardHits } from './engine.ts'
-import { MAX_FACET_VALUES } from './limits.ts'
+import { shardFacetValues } from './limits.ts'
 import { matchedFields } from './matches.ts'
 import { mergeHits, mergeSuggestions } from './merge.ts'
 import { parseFilter, parseInput } from './query.ts'
@@ -29,12 +29,17 @@ export class SearchService {
   private readonly registry: Registry
   private readonly keys: Keys
   private readonly engine: SearchEngine
+  /** Values each facet of an answer reports at most (SEARCH_FACET_VALUES), and each shard therefore. */
+  private readonly facetValues: number
+  private readonly shardFacetValues: number
 
-  constructor(redis: RedisClient, registry: Registry, keys: Keys, engine: SearchEngine) {
+  constructor(redis: RedisClient, registry: Registry, keys: Keys, engine: SearchEngine, facetValues: number) {
     this.redis = redis
     this.registry = registry
     this.keys = keys
     this.engine = engine
+    this.facetValues = facetValues
+    this.shardFacetValues = shardFacetValues(facetValues, keys.shards)
   }
 
   /** Route 6's `value`. */
@@ -50,7 +55,8 @@ export class SearchService {
     const page = single ? null : (await this.engine.matchAllPage?.(query, req.start, count)) ?? null
     // One shard also answers its page's documents (each of several would send its first start+count).
     const shards = await Promise.all(this.keys.allShards().map((shard) =>
-      this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : page ? 0 : req.start + count, { documents: single })))
+      this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : page ? 0 : req.start + count,
+        { documents: single, facetValues: this.shardFacetValues })))
     const merged = await this.merged(req.entity, shards, req.start, count)
     const hits = page ? { ...merged, urns: page } : merged
     return this.answer(req, query, hits, single ? shards[0]!.documents : undefined)
@@ -58,15 +64,15 @@ export class SearchService {
 
   /** The shards' answers as one (merge.ts), with the facets the engine sums itself when its shards gave counts. */
   private async merged(entity: EntitySpec, shards: readonly ShardHits[], start: number, count: number) {
-    const merged = mergeHits(shards, start, count, MAX_FACET_VALUES)
+    const merged = mergeHits(shards, start, count, this.facetValues)
     const counts = shards.flatMap((s) => (s.counts ? [s.counts] : []))
-    if (counts.length > 0 && this.engine.facetsOf) merged.facets = await this.engine.facetsOf(entity, counts, MAX_FACET_VALUES)
+    if (counts.length > 0 && this.engine.facetsOf) merged.facets = await this.engine.facetsOf(entity, counts, this.facetValues)
     return merged
   }
 
   /** A page in another order than relevance: the SORT_WINDOW most relevant matches re-ordered (model/search/sort.ts). */
   private async sorted(req: SearchRequest, query: SearchQuery, order: Exclude<SortOrder, 'relevance'>) {
-    const shards = await Promise.all(this.keys.allShards().map((shard) => this.engine.searchShard(shard, query, 0, SORT_WINDOW)))
+    const shards = await Promise.all(this.keys.allShards().map((shard) => this.engine.searchShard(shard, query, 0, SORT_WINDOW, { facetValues: this.shardFacetValues })))
     const window = await this.merged(req.entity, shards, 0, SORT_WINDOW)
     let keyOf: (urn: string) => string | number
     if (order === 'name') {

@@ -61,6 +61,6 @@ export async function openModel(config: Config, redis: RedisClient, options: Ope
     config, redis, registry, keys, engine, plan,
     store: new EntityStore(redis, keys, durability),
     edges: new EdgeStore(redis, keys),
-    search: new SearchService(redis, registry, keys, engine),
+    search: new SearchService(redis, registry, keys, engine, config.facetValues),
   }
 }

@@ -232,7 +232,7 @@ export class NativeEngine implements SearchEngine {
     return { prefix, keys: [`${prefix}live:`], tmp: `${this.keys.temporary(shard)}${randomUUID()}:` }
   }
 
-  async searchShard(shard: number, query: SearchQuery, from: number, size: number, { documents = false }: ShardOptions = {}): Promise<ShardHits> {
+  async searchShard(shard: number, query: SearchQuery, from: number, size: number, { documents = false, facetValues = MAX_FACET_VALUES_PER_SHARD }: ShardOptions = {}): Promise<ShardHits> {
     // Writes acknowledged before now are in the answer: the copy of the index is read as of this moment.
     const asOf = performance.now()
     const words = query.text.kind === 'words' ? query.text.words : []
@@ -264,7 +264,7 @@ export class NativeEngine implements SearchEngine {
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const resolvedMust = await this.resolveInner(shard, query.entity, must, asOf)
     const script = (o: { from: number; size: number; facets: readonly string[]; documents: boolean }) =>
-      this.runSearch(shard, query.entity, { ...o, documentsWanted: false, must: resolvedMust, filter })
+      this.runSearch(shard, query.entity, { ...o, documentsWanted: false, must: resolvedMust, filter, facetValues })
     const [[total, page, counted, bitmap, numbers, stored], tallied] = await Promise.all([script({ from, size, facets: tally ? [] : names, documents }), tally])
     const result: ShardHits = { total, hits: [], facets: [] }
     // Without words every hit scores 0 (the page is in urn order).
@@ -305,12 +305,12 @@ export class NativeEngine implements SearchEngine {
   }
 
   /** Runs the search script (search-2.lua) on one shard; strings come back as Buffers (the bitmap is bytes). */
-  private async runSearch(shard: number, entity: EntitySpec, o: { from: number; size: number; documentsWanted: boolean; must: readonly Criterion[]; filter: FilterGroups; facets: readonly string[]; documents: boolean }): Promise<ScriptAnswer> {
+  private async runSearch(shard: number, entity: EntitySpec, o: { from: number; size: number; documentsWanted: boolean; must: readonly Criterion[]; filter: FilterGroups; facets: readonly string[]; facetValues?: number; documents: boolean }): Promise<ScriptAnswer> {
     const target = this.scriptTarget(shard, entity)
     const args = [
       target.prefix, target.tmp, String(o.from), String(o.size), String(this.maxValuesPerShard), o.documentsWanted ? '1' : '0',
       ...encodeCriteria(o.must), ...encodeFilter(o.filter),
-      String(o.facets.length), ...o.facets, String(MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
+      String(o.facets.length), ...o.facets, String(o.facetValues ?? MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
       o.documents ? this.keys.docPrefix(shard, entity.name) : '',
     ]
     return (await this.runScript(searchScript, target.keys, args, { buffers: true })) as ScriptAnswer

@@ -92,22 +92,39 @@ local function originalsOf(key, lowers)
   return out
 end
 
--- A match-all's facets: per field, its most frequent values in the index (fcnt:<field>, kept by the apply script),
--- at most maxFacetValues, as {original, count, ...} (originals from valo:<field>).
+-- The `max` most frequent values of a field (fcnt:<field>, kept by the apply script) as {lower, count, ...}: count
+-- descending, then value ascending (the sorted set lists ties in reverse, so the ties at the limit are asked again
+-- in ascending order, at most `max` of them).
+local function mostFrequent(key, max)
+  local list = redis.call('ZREVRANGE', key, 0, max - 1, 'WITHSCORES')
+  local top = {}
+  for i = 1, #list, 2 do top[#top + 1] = { list[i], tonumber(list[i + 1]) } end
+  if #top == max then
+    local last = top[max][2]
+    local above = 0
+    for _, v in ipairs(top) do if v[2] > last then above = above + 1 end end
+    local ties = redis.call('ZRANGEBYSCORE', key, last, last, 'LIMIT', 0, max - above)
+    for i, lower in ipairs(ties) do top[above + i] = { lower, last } end
+  end
+  table.sort(top, function(a, b) return a[2] > b[2] or (a[2] == b[2] and a[1] < b[1]) end)
+  return top
+end
+
+-- A match-all's facets: per field, its most frequent values in the index, at most maxFacetValues, as
+-- {original, count, ...} (originals from valo:<field>).
 local function matchAllFacets()
   local out = {}
   for _, field in ipairs(facetFields) do
-    local list = redis.call('ZREVRANGE', P .. 'fcnt:' .. field, 0, maxFacetValues - 1, 'WITHSCORES')
+    local top = mostFrequent(P .. 'fcnt:' .. field, maxFacetValues)
     local buckets = {}
-    if #list > 0 then
+    if #top > 0 then
       local lowers = {}
-      for i = 1, #list, 2 do lowers[#lowers + 1] = list[i] end
+      for i, v in ipairs(top) do lowers[i] = v[1] end
       local originals = originalsOf(P .. 'valo:' .. field, lowers)
-      for i, lower in ipairs(lowers) do
-        local n = tonumber(list[2 * i])
-        if n > 0 then
-          buckets[#buckets + 1] = originals[i] or lower
-          buckets[#buckets + 1] = n
+      for i, v in ipairs(top) do
+        if v[2] > 0 then
+          buckets[#buckets + 1] = originals[i] or v[1]
+          buckets[#buckets + 1] = v[2]
         end
       end
     end

@@ -17,8 +17,9 @@ import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisTarget } from '../../store/redis.ts'
-import type { SearchEngine, ShardHits, Suggestion } from '../engine.ts'
+import type { SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
 import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
+import { topValues } from '../merge.ts'
 import { matchSuggestion, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
@@ -183,7 +184,7 @@ export class RediSearchEngine implements SearchEngine {
     return filter === null ? null : searchQuery(text, filter)
   }
 
-  async searchShard(shard: number, q: SearchQuery, from: number, size: number): Promise<ShardHits> {
+  async searchShard(shard: number, q: SearchQuery, from: number, size: number, { facetValues = MAX_FACET_VALUES_PER_SHARD }: ShardOptions = {}): Promise<ShardHits> {
     const index = this.keys.searchIndex(shard, q.entity.name)
     const facets = facetFieldNames(this.registry, q.entity)
     const fields = this.registry.searchFields(q.entity)
@@ -210,8 +211,7 @@ export class RediSearchEngine implements SearchEngine {
           const key = fields.get(name)?.facetKey === 'id' ? urnId(value) : value
           aggregations[key] = (aggregations[key] ?? 0) + n
         }
-        const top = Object.entries(aggregations).sort((a, b) => b[1] - a[1]).slice(0, MAX_FACET_VALUES_PER_SHARD)
-        return { name, aggregations: Object.fromEntries(top) }
+        return { name, aggregations: Object.fromEntries(topValues(Object.entries(aggregations), facetValues)) }
       }),
     }
   }

@@ -123,6 +123,35 @@ for (const { name, overrides } of engines) {
     assert.is(facet(await search(svc, '*', 0, 10), 'tags'), undefined)
   })
 
+  test('a facet reports its SEARCH_FACET_VALUES most frequent values, ties by value, however the query is answered', async ({ svc }) => {
+    // Tag counts b 4, then A, c and D tied at 2, then e 1: the 3 shown are b, A and c, by a match-all (the native
+    // script's kept counts), a word (counted from its matches), a facet value alone and a filter.
+    const tagged = [['b', 'A', 'c'], ['b', 'A', 'D'], ['b', 'c', 'D'], ['b', 'e']]
+    const urns = tagged.map((_, i) => ds(`quagga_${i}`, 'hive'))
+    for (const [i, urn] of urns.entries()) {
+      assert.is((await propose(svc, urn, 'datasetProperties', { name: `quagga ${i}` })).status, 200)
+      assert.is((await propose(svc, urn, 'globalTags', { tags: tagged[i]!.map((t) => ({ tag: `urn:svc:tag:${t}` })) })).status, 200)
+    }
+    // A second gateway on the same store, showing 3 values a facet.
+    const narrow = await startService({ ...overrides, keyPrefix: svc.config.keyPrefix, facetValues: 3 }, { workers: false })
+    try {
+      const expected = { 'urn:svc:tag:b': 4, 'urn:svc:tag:A': 2, 'urn:svc:tag:c': 2 }
+      const hive = { or: [{ and: [{ field: 'platform', condition: 'EQUAL', values: ['urn:svc:dataPlatform:hive'] }] }] }
+      for (const [input, filter] of [['*'], ['quagga'], ['tags:urn:svc:tag:b'], ['*', hive]] as const) {
+        const res = await narrow.call('POST', '/entities?action=search', { input, entity: 'dataset', start: 0, count: 10, filter })
+        assert.is(res.status, 200, JSON.stringify(res.body))
+        const tags = facet(res.body.value, 'tags')
+        assert.equal(tags, expected, `${input} ${filter ? 'with a filter' : ''}`)
+        assert.equal(Object.keys(tags!), Object.keys(expected), `${input}: most frequent first, ties by value`)
+      }
+      // The suite's gateway shows upstream's 20: all five.
+      assert.is(Object.keys(facet(await search(svc, 'quagga', 0, 10), 'tags')!).length, 5)
+    } finally {
+      await narrow.close()
+      for (const urn of urns) assert.is((await propose(svc, urn, 'status', { removed: true })).status, 200)
+    }
+  })
+
   test('facets of a filter on many values (a union of more than 16 postings), and of its negation, count exactly their matches', async ({ svc }) => {
     // Twelve names that exist and eight that do not: the native engine counts such a union from its documents'
     // numbers (cheaper than building its bitmap from every member), its negation from the live bitmap.
