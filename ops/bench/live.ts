@@ -35,7 +35,7 @@ import { LIVE_KINDS } from './liveQueries.ts'
 import { describePauses, gatewayPauses, type Pauses } from './liveGateway.ts'
 import { commandTimes, cpuSeconds, forks, keyBytes, persistenceSettled, readSlowLog, searchIndexed, resetCommandStats, startSlowLog, usedMemory, type CommandTime, type SlowLog } from './liveRedis.ts'
 import { send, type Request } from './load.ts'
-import { REDIS_SOCKET, SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
+import { REDIS_SOCKET, SERVICE_NODE_FLAGS, cpuSecondsOf, startChild, type Child } from './processes.ts'
 import { percentile, round } from './stats.ts'
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
@@ -239,6 +239,8 @@ let forked: { count: number; latestMs: number }
 let timeByCommand: CommandTime[]
 /** Each gateway's pauses (GC, event-loop delay) during the run. */
 let pauses: string[]
+/** The share of a core the worker processes (summed) and this process (the query loops and the writer) used during the run. */
+let clientShares: { workers: number; bench: number }
 try {
   const before = await usedMemory(nodes)
   await startSlowLog(nodes, SLOW_MS * 1000)
@@ -277,11 +279,20 @@ try {
   await startSlowLog(nodes, SLOW_MS * 1000)
   log(`running ${CLIENTS} query loops over ${KINDS.length} kinds and ${WRITES} writes/s for ${SECONDS} s`)
   const cpuBefore = await cpuSeconds(nodes)
+  // The worker processes were started first (children[0..WORKERS)).
+  const workersCpu = () => children.slice(0, WORKERS).reduce((a, c) => a + cpuSecondsOf(c.process.pid), 0)
+  const workersBefore = workersCpu()
+  const benchBefore = process.cpuUsage()
   await resetCommandStats(nodes)
   // After the reset: CONFIG RESETSTAT sets total_forks back to 0 too.
   const forksBefore = await forks(nodes)
   const pausesBefore = await Promise.all(bases.map(gatewayPauses))
   result = await run()
+  const benchUsed = process.cpuUsage(benchBefore)
+  clientShares = {
+    workers: (workersCpu() - workersBefore) / result.seconds,
+    bench: (benchUsed.user + benchUsed.system) / 1e6 / result.seconds,
+  }
   const cpuAfter = await cpuSeconds(nodes)
   const forksAfter = await forks(nodes)
   forked = { count: forksAfter.count - forksBefore.count, latestMs: forksAfter.latestMs }
@@ -316,6 +327,7 @@ function describeCounts(s: SlowLog): string {
   return `the longest ${round(s.longestMs)} ms; by command: ${Object.entries(s.byCommand).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ')}`
 }
 const ms = (x: number) => (Number.isFinite(x) ? String(round(x)) : '-')
+const pct = (share: number) => (Number.isFinite(share) ? `${Math.round(share * 100)}%` : '-')
 const row = (name: string, s: ReturnType<typeof stats>, repeats = String(s.repeats)) => `| ${name} | ${s.count} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${s.http5xx} | ${s.timeouts} | ${s.otherErrors} | ${repeats} |`
 const where = TOPOLOGY === 'cluster' ? 'a local Redis Cluster of 3 masters (16 shards)' : 'one redis-server'
 const report = `# Live scenario: engine ${ENGINE_NAME}, ${where}
@@ -330,6 +342,7 @@ ${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end)
 - Writes: ${writes.asked} datasetProperties changes of random datasets asked at ${WRITES}/s, **${round(writes.perSecond)}/s applied** (answered 200)${writes.behind ? `, ${writes.behind} not sent (1,000 already in flight)` : ''}.
 - Redis CPU during the run: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')} of a core${busy.length > 1 ? ' (per master)' : ''}; ${forked.count} fork(s) (snapshots, file rewrites, the search module's garbage collector)${forked.count ? `, the latest took ${round(forked.latestMs)} ms` : ''}.
 - Gateway CPU and pauses during the run (its own metrics): ${pauses.map((p, g) => `${GATEWAYS > 1 ? `gateway ${g + 1}: ` : ''}${p}`).join('; ')}.
+- Other CPU during the run: the worker process(es) ${pct(clientShares.workers)} of a core, this benchmark's own process (the query loops and the writer, which send and read every request) ${pct(clientShares.bench)}; on ${machine.cpus} cores shared by all of them, a query loop waits for a core whenever the sum nears ${machine.cpus * 100}%.
 - Redis time by command during the run, all nodes, per second of the run (a script's time includes the commands it called, also listed under their names): ${timeByCommand.map((t) => `${t.command} ${round(t.ms / result.seconds)} ms (${round(t.calls / result.seconds)} calls)`).join(', ')}.
 - Redis commands over ${SLOW_MS} ms during the run, all nodes: **${slow.count}**${slow.count ? `, ${describeCounts(slow)}` : ''} (while loading: ${slowLoad.count}${slowLoad.count ? `, ${describeCounts(slowLoad)}` : ''}). On a shared machine a command also counts the time its server waited for a core.
 
@@ -343,7 +356,7 @@ ${slow.slowest.length ? `\nThe slowest Redis commands:\n\n| ms | node | command 
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
 const name = process.env.BENCH_OUT ?? `live-${ENGINE}${TOPOLOGY === 'cluster' ? '-cluster' : ''}`
-writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, forks: forked, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad, gatewayPauses: pauses }, null, 2))
+writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, forks: forked, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad, gatewayPauses: pauses, cpuShares: clientShares }, null, 2))
 writeFileSync(join(resultsDir, `${name}.md`), report)
 process.stdout.write(`\n${report}\nwritten to ${resultsDir}/${name}.md (and .json)\n`)
 process.exit(0)

@@ -1,5 +1,6 @@
 /** Child processes for the benchmark: the service's own processes and the bare baselines, started and stopped. */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 /** The repository's root (the processes' working directory). */
@@ -52,4 +53,18 @@ export function startChild(script: string, env: Record<string, string>, ready: R
     child.stderr!.on('data', onData)
     child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`${script} exited with ${code}: ${out.slice(-1000)}`)) })
   })
+}
+
+/**
+ * CPU seconds (user + system) process `pid` has used, from /proc (Linux: fields 14 and 15 of its stat line, in ticks
+ * of 1/100 s); NaN where there is no /proc.
+ */
+export function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return NaN
+  }
 }
