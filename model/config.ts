@@ -4,9 +4,16 @@
  */
 
 import { CANONICAL_NAMESPACE, checkNamespace, type Namespace } from './namespace.ts'
-import { DEFAULT_FACET_VALUES, MAX_FACET_VALUES } from './search/limits.ts'
 
 export type SearchEngineChoice = 'auto' | 'native' | 'redisearch'
+
+/**
+ * Facet values a search answer reports per field unless SEARCH_FACET_VALUES says otherwise: upstream's default
+ * (`maxTermBucketSize`, 20). The answer's cost grows with it (each value shown is spelled, shaped and sent).
+ */
+export const DEFAULT_FACET_VALUES = 20
+/** The most SEARCH_FACET_VALUES may be. */
+export const MAX_FACET_VALUES = 1000
 
 export interface Config {
   /** Redis to use; empty means "launch an embedded redis-server" (ops/main.ts only, and only without redisCluster). */

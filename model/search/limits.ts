@@ -2,13 +2,6 @@
 import { fail } from '../errors.ts'
 
 /**
- * Facet buckets the search answer reports per field at most, unless SEARCH_FACET_VALUES says otherwise: upstream's
- * default (`maxTermBucketSize`, 20). The answer's cost grows with it (each value is spelled, shaped and sent).
- */
-export const DEFAULT_FACET_VALUES = 20
-/** The most SEARCH_FACET_VALUES may be. */
-export const MAX_FACET_VALUES = 1000
-/**
  * Facet values each of several shards reports per field at least, where a shard reports its largest only: the merged
  * largest are exact while a field has at most this many values in a shard.
  */
