@@ -4,11 +4,12 @@
  * start+count hits, so the merged order holds every hit of the page whatever the shard count.
  */
 import type { Hit, ShardHits, Suggestion } from './engine.ts'
+import { byCodeUnits } from './native/sortedEntries.ts'
 import type { Facet } from './types.ts'
 
 /** The global order: higher score first, then urn ascending (code-unit order, as Redis sorts members). */
 export function compareHits(a: Hit, b: Hit): number {
-  return b.score - a.score || (a.urn < b.urn ? -1 : a.urn > b.urn ? 1 : 0)
+  return b.score - a.score || byCodeUnits(a.urn, b.urn)
 }
 
 /** Facet counts summed per field and value; the `limit` largest values of each field are kept. */
@@ -38,7 +39,6 @@ function trimmed(name: string, counts: Record<string, number>, limit: number): F
  */
 export function topValues(entries: [string, number][], limit: number): [string, number][] {
   const lowers = new Map(entries.map(([value]) => [value, value.toLowerCase()]))
-  const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
   return entries.sort((a, b) => b[1] - a[1] || byCodeUnits(lowers.get(a[0])!, lowers.get(b[0])!) || byCodeUnits(a[0], b[0])).slice(0, limit)
 }
 

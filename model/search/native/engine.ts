@@ -305,12 +305,12 @@ export class NativeEngine implements SearchEngine {
   }
 
   /** Runs the search script (search-2.lua) on one shard; strings come back as Buffers (the bitmap is bytes). */
-  private async runSearch(shard: number, entity: EntitySpec, o: { from: number; size: number; documentsWanted: boolean; must: readonly Criterion[]; filter: FilterGroups; facets: readonly string[]; facetValues?: number; documents: boolean }): Promise<ScriptAnswer> {
+  private async runSearch(shard: number, entity: EntitySpec, o: { from: number; size: number; documentsWanted: boolean; must: readonly Criterion[]; filter: FilterGroups; facets: readonly string[]; facetValues: number; documents: boolean }): Promise<ScriptAnswer> {
     const target = this.scriptTarget(shard, entity)
     const args = [
       target.prefix, target.tmp, String(o.from), String(o.size), String(this.maxValuesPerShard), o.documentsWanted ? '1' : '0',
       ...encodeCriteria(o.must), ...encodeFilter(o.filter),
-      String(o.facets.length), ...o.facets, String(o.facetValues ?? MAX_FACET_VALUES_PER_SHARD), String(this.bitmapMin),
+      String(o.facets.length), ...o.facets, String(o.facetValues), String(this.bitmapMin),
       o.documents ? this.keys.docPrefix(shard, entity.name) : '',
     ]
     return (await this.runScript(searchScript, target.keys, args, { buffers: true })) as ScriptAnswer
@@ -323,7 +323,7 @@ export class NativeEngine implements SearchEngine {
    */
   private async filterDocuments(shard: number, entity: EntitySpec, groups: FilterGroups, asOf: number): Promise<(number: number) => boolean> {
     const filter = await Promise.all(groups.map((group) => this.resolveInner(shard, entity, group, asOf)))
-    const [, , , bitmap, numbers] = await this.runSearch(shard, entity, { from: 0, size: 0, documentsWanted: true, must: [], filter, facets: [], documents: false })
+    const [, , , bitmap, numbers] = await this.runSearch(shard, entity, { from: 0, size: 0, documentsWanted: true, must: [], filter, facets: [], facetValues: 0, documents: false })
     // Bit n of a Redis bitmap is bit 7 - n % 8 of byte n / 8 (SETBIT numbers bits from the most significant).
     if (bitmap.length > 0) return (n) => hasBit(bitmap, n)
     const accepted = new Set(numbers)
