@@ -17,6 +17,7 @@
  * bytes, the least recently read dropped first (the next query makes it again).
  */
 import type { FacetCopy, FacetListener, ValueCounts } from './facetCopy.ts'
+import { withMarks } from './stampedMarks.ts'
 import type { WordCopy, WordListener } from './wordCopy.ts'
 
 /** Bytes of tables kept per index copy. */
@@ -70,18 +71,19 @@ export class FacetTallies implements WordListener, FacetListener {
     const { words, facets } = this
     if (!words || !facets) return undefined
     const counts = new Uint32Array(facets.values.size)
-    const counted = new Uint8Array(words.documentLimit)
-    for (const id of ids) {
-      const posting = words.posting(id)
-      const kept = this.ofWord(id)
-      if (kept) {
-        for (let k = 0; k < kept.length; k++) counts[k]! += kept[k]!
-        for (const n of posting) if (counted[n] === 1) facets.addDocument(counts, n, -1)
-      } else {
-        for (const n of posting) if (counted[n] === 0) facets.addDocument(counts, n, 1)
+    withMarks([words.documentLimit], ([counted]) => {
+      for (const id of ids) {
+        const posting = words.posting(id)
+        const kept = this.ofWord(id)
+        if (kept) {
+          for (let k = 0; k < kept.length; k++) counts[k]! += kept[k]!
+          for (const n of posting) if (counted!.has(n)) facets.addDocument(counts, n, -1)
+        } else {
+          for (const n of posting) if (!counted!.has(n)) facets.addDocument(counts, n, 1)
+        }
+        for (const n of posting) counted!.mark(n)
       }
-      for (const n of posting) counted[n] = 1
-    }
+    })
     return counts
   }
 

@@ -12,6 +12,7 @@
  * lexicon but with the values sharing that trigram. A paired field's lexicon keeps more (pairsCopy.ts).
  */
 import { SortedEntries } from './sortedEntries.ts'
+import { StampedMarks } from './stampedMarks.ts'
 import { Trigrams } from './trigrams.ts'
 
 /** Values per block. */
@@ -37,9 +38,8 @@ export class LexiconCopy {
   private grams?: Trigrams
   /** Deletes since `grams` was built: each may leave stale entries there. */
   private deletesSinceGrams = 0
-  /** Per position, the last trigram search that found it (`mark`). */
-  private marks = new Int32Array(0)
-  private mark = 0
+  /** The positions the trigram search in progress found (a repeated entry is then skipped). */
+  private readonly found = new StampedMarks()
 
   /** `lowerOf` gives the form values are compared in (lower-cased). */
   constructor(lowerOf: (value: string) => string) {
@@ -140,18 +140,12 @@ export class LexiconCopy {
 
   private containingByTrigram(needle: string): string[] {
     const grams = this.trigrams()
-    // Positions found by this search carry its mark (a repeated entry is then skipped).
-    if (this.marks.length < this.values.length) this.marks = new Int32Array(this.values.length * 2)
-    if (this.mark === 0x7fffffff) {
-      this.marks.fill(0)
-      this.mark = 0
-    }
-    const mark = ++this.mark
+    const seen = this.found.begin(this.values.length)
     const found: string[] = []
     for (const id of grams.candidates(needle)) {
       // A stale entry names a position past the end, or one whose value now lacks the needle.
-      if (id >= this.values.length || this.marks[id] === mark || !this.lowers[id]!.includes(needle)) continue
-      this.marks[id] = mark
+      if (id >= this.values.length || seen.has(id) || !this.lowers[id]!.includes(needle)) continue
+      seen.mark(id)
       found.push(this.values[id]!)
     }
     return found

@@ -6,6 +6,7 @@
  * change (WORDLOG: documentOps.ts); a removed document's number is logged alone (UNDOC).
  */
 import { SortedEntries } from './sortedEntries.ts'
+import type { StampedMarks } from './stampedMarks.ts'
 import { UrnKeys } from './urnKeys.ts'
 
 const WORD_SEP = '\u001e'
@@ -155,20 +156,20 @@ export class WordCopy {
     return doc && scoreIn(doc, id)
   }
 
-  /** The best (lowest) score of document `number` among the words `ids` marks (ids[id] === 1), or undefined. */
-  bestScore(number: number, ids: Uint8Array): number | undefined {
+  /** The best (lowest) score of document `number` among the words `ids` marks, or undefined. */
+  bestScore(number: number, ids: StampedMarks): number | undefined {
     const doc = this.documents[number]
     let best: number | undefined
-    if (doc) for (let k = 0; k < doc.ids.length; k++) if (ids[doc.ids[k]!] === 1 && (best === undefined || doc.scores[k]! < best)) best = doc.scores[k]
+    if (doc) for (let k = 0; k < doc.ids.length; k++) if (ids.has(doc.ids[k]!) && (best === undefined || doc.scores[k]! < best)) best = doc.scores[k]
     return best
   }
 
-  /** The document numbers the copy may hold (the length of a mark array by document). */
+  /** The document numbers the copy may hold (the limit of marks by document). */
   get documentLimit(): number {
     return this.documents.length
   }
 
-  /** The ids the copy may give (the length of a mark array for bestScore). */
+  /** The ids the copy may give (the limit of the marks bestScore reads). */
   get idLimit(): number {
     return this.wordOf.length
   }

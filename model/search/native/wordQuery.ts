@@ -5,6 +5,7 @@
  * (one word: its posting; several: the rarest word's documents, each kept or dropped by a byte per other word), in
  * this process, not Redis's.
  */
+import { withMarks } from './stampedMarks.ts'
 import type { WordCopy } from './wordCopy.ts'
 
 export interface QueryWord { token: string; prefix: boolean }
@@ -62,19 +63,21 @@ function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number)
     for (const n of postings[0]!) if (!keep || keep(n)) numbers.push(n)
     return { total: numbers.length, page: numbers.slice(from, from + size).map((n) => ({ number: n, score: copy.score(n, ids[0]!)! })), numbers }
   }
-  // Each document once: a byte per document number (a set of thousands of numbers cost more than the rest).
-  const seen = new Uint8Array(copy.documentLimit)
+  // Each document once: a mark per document number (a set of thousands of numbers cost more than the rest).
   const numbers: number[] = []
-  let total = 0
-  for (const posting of postings) {
-    for (const n of posting) {
-      if (seen[n] === 1) continue
-      seen[n] = 1
-      if (keep && !keep(n)) continue
-      total++
-      if (listed) numbers.push(n)
+  const total = withMarks([copy.documentLimit], ([seen]) => {
+    let found = 0
+    for (const posting of postings) {
+      for (const n of posting) {
+        if (seen!.has(n)) continue
+        seen!.mark(n)
+        if (keep && !keep(n)) continue
+        found++
+        if (listed) numbers.push(n)
+      }
     }
-  }
+    return found
+  })
   const page: WordMatch[] = []
   if (size > 0 && from < total) {
     const placed = new Set<number>()
@@ -101,27 +104,31 @@ function severalWords(copy: WordCopy, ids: readonly (readonly number[])[], keep:
   const leadAt = sizes.indexOf(Math.min(...sizes))
   const lead = ids[leadAt]!
   const candidates: Iterable<number> = lead.length === 1 ? copy.posting(lead[0]!) : new Set(lead.flatMap((id) => Array.from(copy.posting(id))))
-  const marked = ids.filter((_, k) => k !== leadAt).map((list) => {
-    const marks = new Uint8Array(copy.documentLimit)
-    for (const id of list) for (const n of copy.posting(id)) marks[n] = 1
-    return marks
+  const others = ids.filter((_, k) => k !== leadAt)
+  const prefixes = ids.filter((list) => list.length > 1)
+  return withMarks([...others.map(() => copy.documentLimit), ...prefixes.map(() => copy.idLimit)], (marks) => {
+    const marked = others.map((list, k) => {
+      for (const id of list) for (const n of copy.posting(id)) marks[k]!.mark(n)
+      return marks[k]!
+    })
+    // A word of one id is scored as it is; a prefix's ids are marked.
+    let next = others.length
+    const scoring = ids.map((list) => {
+      if (list.length === 1) return list[0]!
+      const wordMarks = marks[next++]!
+      for (const id of list) wordMarks.mark(id)
+      return wordMarks
+    })
+    const matches: WordMatch[] = []
+    for (const number of candidates) {
+      if (!marked.every((m) => m.has(number)) || (keep && !keep(number))) continue
+      let score = 0
+      for (const m of scoring) score += (typeof m === 'number' ? copy.score(number, m) : copy.bestScore(number, m))!
+      matches.push({ number, score })
+    }
+    matches.sort((a, b) => a.score - b.score || copy.orderKey(a.number) - copy.orderKey(b.number))
+    return { total: matches.length, page: matches.slice(from, from + size), numbers: matches.map((m) => m.number) }
   })
-  // A word of one id is scored as it is; a prefix's ids are marked.
-  const scoring = ids.map((list) => {
-    if (list.length === 1) return list[0]!
-    const wordMarks = new Uint8Array(copy.idLimit)
-    for (const id of list) wordMarks[id] = 1
-    return wordMarks
-  })
-  const matches: WordMatch[] = []
-  for (const number of candidates) {
-    if (!marked.every((marks) => marks[number] === 1) || (keep && !keep(number))) continue
-    let score = 0
-    for (const m of scoring) score += (typeof m === 'number' ? copy.score(number, m) : copy.bestScore(number, m))!
-    matches.push({ number, score })
-  }
-  matches.sort((a, b) => a.score - b.score || copy.orderKey(a.number) - copy.orderKey(b.number))
-  return { total: matches.length, page: matches.slice(from, from + size), numbers: matches.map((m) => m.number) }
 }
 
 /** The members of the postings of words `ids` merged in order (score, then urn): [number, score], duplicates kept. */
