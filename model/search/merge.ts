@@ -4,6 +4,7 @@
  * start+count hits, so the merged order holds every hit of the page whatever the shard count.
  */
 import type { Hit, ShardHits, Suggestion } from './engine.ts'
+import { firstK } from './firstK.ts'
 import { byCodeUnits } from './native/sortedEntries.ts'
 import type { Facet } from './types.ts'
 
@@ -37,9 +38,10 @@ function trimmed(name: string, counts: Record<string, number>, limit: number): F
  * value (by its lower case, as both engines key values, then as written). Every engine and path keeps the same
  * values when counts tie at the limit.
  */
-export function topValues(entries: [string, number][], limit: number): [string, number][] {
-  const lowers = new Map(entries.map(([value]) => [value, value.toLowerCase()]))
-  return entries.sort((a, b) => b[1] - a[1] || byCodeUnits(lowers.get(a[0])!, lowers.get(b[0])!) || byCodeUnits(a[0], b[0])).slice(0, limit)
+export function topValues(entries: readonly [string, number][], limit: number): [string, number][] {
+  const keyed = entries.map(([value, count]) => ({ value, count, lower: value.toLowerCase() }))
+  return firstK(keyed, limit, (a, b) => b.count - a.count || byCodeUnits(a.lower, b.lower) || byCodeUnits(a.value, b.value))
+    .map(({ value, count }): [string, number] => [value, count])
 }
 
 /** Whether every count of `facet` is above 0 and it has at most `limit` values. */

@@ -18,6 +18,7 @@ import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { LuaScript } from '../../store/script.ts'
 import type { FacetCounts, SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
+import { firstK } from '../firstK.ts'
 import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
 import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
@@ -445,8 +446,7 @@ export class NativeEngine implements SearchEngine {
     })
     const ranks = values.ranks()
     return Promise.all(facetNames(fields).map(async (name) => {
-      const shown = values.idsOf(name).filter((id) => sums[id]! > 0)
-        .sort((a, b) => sums[b]! - sums[a]! || ranks[a]! - ranks[b]!).slice(0, limit)
+      const shown = firstK(values.idsOf(name).filter((id) => sums[id]! > 0), limit, (a, b) => sums[b]! - sums[a]! || ranks[a]! - ranks[b]!)
       const spelled = await this.spellings(entity, name, shown.map((id) => counts[from[id]!]!), shown.map((id) => values.lower(id)))
       const aggregations: Record<string, number> = {}
       shown.forEach((id, i) => {
