@@ -203,6 +203,16 @@ for (const { name, overrides } of engines) {
     assert.equal((await search(svc, { input: 'giraffe', entity: 'dataset' })).body.value.entities, [])
     assert.equal((await svc.call('POST', '/entities?action=browse', { path: '/prod/hive', entity: 'dataset', start: 0, limit: 100 })).body.value.entities.filter((e: { urn: string }) => e.urn === urn), [])
   })
+  cat('a field a write takes away no longer matches; the fields kept still do', async ({ svc }) => {
+    const urn = ds('field_taken_away')
+    assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { name: 'quokka', description: 'okapi' })).status, 200)
+    assert.equal((await search(svc, { input: 'okapi', entity: 'dataset' })).body.value.entities, [urn])
+    assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { name: 'quokka' })).status, 200)
+    assert.equal((await search(svc, { input: 'okapi', entity: 'dataset' })).body.value.entities, [])
+    assert.equal((await search(svc, { input: 'quokka', entity: 'dataset' })).body.value.entities, [urn])
+    assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { name: 'quokka', description: 'okapi again' })).status, 200)
+    assert.equal((await search(svc, { input: 'okapi', entity: 'dataset' })).body.value.entities, [urn])
+  })
   cat('relevance: a name match ranks above a description-only match, whatever the urn order', async ({ svc }) => {
     assert.is((await propose(svc, 'dataset', ds('zeta_widgets'), 'status', { removed: false })).status, 200)
     assert.is((await propose(svc, 'dataset', ds('aaa_other'), 'datasetProperties', { description: 'all about zeta' })).status, 200)
