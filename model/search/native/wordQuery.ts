@@ -1,9 +1,9 @@
 /**
  * A query of words answered from a gateway's copy of the words (wordCopy.ts): every word must match (a prefix word:
  * any word that starts with it, scoring its best one), a match scores the sum of its words' scores (minus the
- * relevance), and matches come in the order of that score, then of the urn (the redisearch engine's order too). Its cost is that of the documents of the query's words
- * (one word: its posting; several: the rarest word's documents, each kept or dropped by a byte per other word), in
- * this process, not Redis's.
+ * relevance), and matches come in the order of that score, then of the urn (the redisearch engine's order too). Its
+ * cost is that of the documents of the query's words (one word: its posting; several: the rarest word's documents,
+ * each kept or dropped by a mark per other word: stampedMarks.ts), in this process, not Redis's.
  */
 import { withMarks } from './stampedMarks.ts'
 import type { WordCopy } from './wordCopy.ts'

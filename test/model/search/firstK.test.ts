@@ -7,7 +7,7 @@ const byCount = (a: { n: number }, b: { n: number }) => b.n - a.n
 
 test('the first k of random lists are those of a stable sort, equal items in list order', () => {
   let seed = 7
-  const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648)
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32
   for (let round = 0; round < 300; round++) {
     const items = Array.from({ length: Math.floor(rnd() * 60) }, (_, at) => ({ n: Math.floor(rnd() * 8), at }))
     for (const k of [0, 1, 3, 20, 100]) {
