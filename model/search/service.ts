@@ -4,6 +4,7 @@
  */
 import type { EntitySpec } from '../entities.ts'
 import type { Registry } from '../registry.ts'
+import { readDocuments } from '../store/documents.ts'
 import type { Keys } from '../store/keys.ts'
 import type { RedisClient } from '../store/redis.ts'
 import { browse } from './browse.ts'
@@ -108,9 +109,9 @@ export class SearchService {
     }
   }
 
-  /** The stored documents (`d`, field -> values) of `urns` (the commands go out together, per node). */
+  /** The stored documents (`d`, field -> values) of `urns` (a script call per shard); none where the read fails. */
   private async documents(entity: EntitySpec, urns: readonly string[]): Promise<(string | null)[]> {
-    return Promise.all(urns.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd').catch(() => null)))
+    return readDocuments(this.redis, this.keys, entity.name, urns).catch(() => urns.map(() => null))
   }
 
   /**

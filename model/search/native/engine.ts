@@ -13,6 +13,7 @@ import { randomUUID } from 'node:crypto'
 import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry, SearchField } from '../../registry.ts'
+import { readDocuments } from '../../store/documents.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
@@ -415,7 +416,7 @@ export class NativeEngine implements SearchEngine {
 
   /** The stored documents of a page's urns (field `d`), null for one without. */
   private pageDocuments(entity: EntitySpec, urns: readonly string[]): Promise<(string | null)[]> {
-    return Promise.all(urns.map((urn) => this.redis.hget(this.keys.doc(entity.name, urn), 'd')))
+    return readDocuments(this.redis, this.keys, entity.name, urns)
   }
 
   /** The facet counts of a result, counted here from its documents (a bitmap or their numbers) as of `asOf`. */
