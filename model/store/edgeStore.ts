@@ -48,7 +48,7 @@ export class EdgeStore {
       const want = count - relationships.length
       // Each shard's set is in urn order: its first offset+want members hold every candidate for the page.
       const lists = await Promise.all(this.keysOf(urn, types[i]!, direction).map((k) => this.redis.zrange(k, 0, offset + want - 1)))
-      const urns = mergeOrdered(lists).slice(offset, offset + want)
+      const urns = mergeOrdered(lists, offset + want).slice(offset)
       relationships.push(...urns.map((entity) => ({ type: types[i]!, entity })))
       offset = 0
     }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DEEP_PAGE, pageAcross, type OrderedSet } from '../../../model/store/gather.ts'
+import { DEEP_PAGE, mergeOrdered, pageAcross, type OrderedSet } from '../../../model/store/gather.ts'
 import { sortedSetOf } from '../../../model/store/orderedSets.ts'
 import { connectForRequests } from '../../../model/store/redis.ts'
 import { testRedisTarget } from '../../helpers/service.ts'
@@ -17,6 +17,17 @@ const keysOf = (n: number, name: string) => Array.from({ length: n }, (_, k) => 
 const setsOf = (keys: string[]): OrderedSet[] => keys.map((key) => sortedSetOf((args) => redis.call(args[0]!, ...args.slice(1)), key))
 
 const urnsOf = (n: number) => Array.from({ length: n }, (_, i) => `urn:svc:dataset:(urn:svc:dataPlatform:hive,db.t_${String((i * 7919) % 100_000).padStart(5, '0')},PROD)`)
+
+test('mergeOrdered: ordered lists merged into one ordered, distinct list, cut at its limit', () => {
+  const lists = [['a', 'd', 'g'], [], ['b', 'c', 'h', 'i'], ['d', 'e']]
+  assert.equal(mergeOrdered(lists), ['a', 'b', 'c', 'd', 'e', 'g', 'h', 'i'])
+  assert.equal(mergeOrdered(lists, 5), ['a', 'b', 'c', 'd', 'e'])
+  assert.equal(mergeOrdered(lists, 0), [])
+  assert.equal(mergeOrdered([]), [])
+  const urns = urnsOf(300)
+  const spread = [0, 1, 2].map((k) => urns.filter((_, i) => i % 3 === k).sort())
+  assert.equal(mergeOrdered(spread, 120), [...urns].sort().slice(0, 120))
+})
 
 test('pages equal the slice of all members in order: spread evenly, skewed, one shard empty, one shard', async () => {
   const urns = urnsOf(600)
