@@ -1,7 +1,7 @@
 /**
  * Pages across shards' ordered sets (model/store/gather.ts pageAcross, over sorted sets: orderedSets.ts), on the
  * pass's real Redis: every page equals the slice of all members in order, whether they spread evenly over the
- * shards or not, shallow or deep, and on one shard (read by rank).
+ * shards or not, shallow or deep, and on one shard (read by rank); and the merge of ordered lists it cuts pages from.
  */
 import { randomUUID } from 'node:crypto'
 import { test } from 'uvu'
