@@ -264,8 +264,8 @@ try {
   log(`Redis commands over ${SLOW_MS} ms while loading: ${slowLoad.count}${slowLoad.count ? ` (${describeCounts(slowLoad)})` : ''}`)
   log(`Redis used_memory ${round(memory.usedMemory / 2 ** 20)} MiB: ${round(memory.perDataset)} bytes per dataset; ${round(memory.perDatasetWithoutQueue)} without the empty store and the queue's ${round(memory.queueBytes / 2 ** 20)} MiB`)
   // The gateway copies what its queries read (the native engine's facet lines and names) before it says ready. An
-  // unanswered ask counts as not ready: a gateway started on a kept store of a million datasets (Redis loading its
-  // files, the gateway copying) left one unanswered for 10 s.
+  // unanswered ask counts as not ready: a gateway started on a kept store of a million datasets (Redis loaded
+  // already) left one unanswered for 10 s.
   const waited = performance.now()
   const ready = (target: URL, agent: http.Agent) => send(target, agent, { method: 'GET', path: '/ready' }, TIMEOUT_MS).then((r) => r.status === 200, () => false)
   for (const target of bases) {
