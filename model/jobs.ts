@@ -4,6 +4,7 @@
  */
 import { fnv1a } from './fnv1a.ts'
 import type { PatchOperation } from './patch/apply.ts'
+import { positionsBy } from './positions.ts'
 
 /** System metadata a write may carry; `runId` makes the write part of a run that can be rolled back. */
 export interface SystemMetadata {
@@ -108,14 +109,7 @@ export function partitionOf(urn: string, partitions: number): number {
 
 /** Positions of `items` grouped by their urn's partition, in order within each (one job per partition). */
 export function positionsByPartition(items: readonly { urn: string }[], partitions: number): Map<number, number[]> {
-  const byPartition = new Map<number, number[]>()
-  items.forEach((item, i) => {
-    const p = partitionOf(item.urn, partitions)
-    let list = byPartition.get(p)
-    if (!list) byPartition.set(p, (list = []))
-    list.push(i)
-  })
-  return byPartition
+  return positionsBy(items, (item) => partitionOf(item.urn, partitions))
 }
 
 /**

@@ -24,6 +24,7 @@ import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
 import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
+import { positionsBy } from '../../positions.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
@@ -462,13 +463,7 @@ export class NativeEngine implements SearchEngine {
   private async spellings(entity: EntitySpec, field: string, from: readonly FacetCounts[], lowers: readonly string[]): Promise<string[]> {
     const out = lowers.map((lower, i) => from[i]!.originals?.get(field)?.get(lower))
     // Positions still unspelled, by the shard to ask.
-    const byShard = new Map<number, number[]>()
-    out.forEach((known, i) => {
-      if (known !== undefined) return
-      const at = byShard.get(from[i]!.shard)
-      if (at) at.push(i)
-      else byShard.set(from[i]!.shard, [i])
-    })
+    const byShard = positionsBy(out, (known, i) => (known === undefined ? from[i]!.shard : undefined))
     await Promise.all([...byShard].map(async ([shard, at]) => {
       const read = await this.mirror.originals(shard, entity.name, field, at.map((i) => lowers[i]!))
       at.forEach((i, k) => { out[i] = read[k]! })
