@@ -189,17 +189,7 @@ export class FacetCopy {
    */
   countBitmap(bitmap: Buffer, count?: number): ValueCounts {
     if (count !== undefined && 2 * count > this.documents) return this.countComplement(bitmap)
-    const counts = new Uint32Array(this.values.size)
-    const bytes = Math.min(bitmap.length, Math.ceil(this.size.length / 8))
-    for (let byte = 0; byte < bytes; byte++) {
-      let bits = bitmap[byte]!
-      while (bits !== 0) {
-        const bit = Math.clz32(bits) - 24
-        bits ^= 0x80 >> bit
-        this.addDocument(counts, byte * 8 + bit, 1)
-      }
-    }
-    return counts
+    return this.countBits(bitmap, false)
   }
 
   /**
@@ -207,18 +197,26 @@ export class FacetCopy {
    * total less its count over the documents the bitmap lacks, so that the documents read are the fewer half.
    */
   private countComplement(bitmap: Buffer): ValueCounts {
+    const counts = this.countBits(bitmap, true)
+    for (let id = 0; id < counts.length; id++) counts[id] = (this.totals[id] ?? 0) - counts[id]!
+    return counts
+  }
+
+  /**
+   * The counts of the documents whose bits `bitmap` sets (`lacking`: does not set), read by byte, visiting only those
+   * bits (a test per document number cost more than the counting).
+   */
+  private countBits(bitmap: Buffer, lacking: boolean): ValueCounts {
     const counts = new Uint32Array(this.values.size)
-    // By byte, visiting only the bits the bitmap lacks (a test per document cost more than the counting).
-    const documents = this.size.length
-    for (let byte = 0, bytes = Math.ceil(documents / 8); byte < bytes; byte++) {
-      let lacking = byte < bitmap.length ? ~bitmap[byte]! & 0xff : 0xff
-      while (lacking !== 0) {
-        const bit = Math.clz32(lacking) - 24
-        lacking ^= 0x80 >> bit
+    for (let byte = 0, bytes = Math.ceil(this.size.length / 8); byte < bytes; byte++) {
+      const set = byte < bitmap.length ? bitmap[byte]! : 0
+      let bits = lacking ? ~set & 0xff : set
+      while (bits !== 0) {
+        const bit = Math.clz32(bits) - 24
+        bits ^= 0x80 >> bit
         this.addDocument(counts, byte * 8 + bit, 1)
       }
     }
-    for (let id = 0; id < counts.length; id++) counts[id] = (this.totals[id] ?? 0) - counts[id]!
     return counts
   }
 
