@@ -20,7 +20,8 @@
  * server: keep Redis's files there, and on a later run with the same settings skip the load: for measuring query-side
  * changes; its load and memory figures are then those of the run that loaded), BENCH_LIVE_HOLD=1 (after the load, keep
  * Redis and the gateway up for ops/bench/kindProbe.ts until interrupted, on a cluster too),
- * BENCH_GATEWAY_FLAGS (extra Node flags for the gateways, e.g. another young-generation size), and as in main.ts:
+ * BENCH_GATEWAY_FLAGS (extra Node flags for the gateways, e.g. another young-generation size), BENCH_SHARDS (a cluster's
+ * SHARDS, 16), and as in main.ts:
  * BENCH_ENGINE, BENCH_TOPOLOGY, BENCH_WORKERS, BENCH_GATEWAYS, BENCH_APPENDFSYNC, BENCH_REDIS_SERVER, REDISEARCH_MODULE, BENCH_OUT.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
@@ -54,6 +55,8 @@ const GATEWAY_FLAGS = (process.env.BENCH_GATEWAY_FLAGS ?? '').split(' ').filter(
 const FSYNC = (process.env.BENCH_APPENDFSYNC ?? 'everysec') as 'always' | 'everysec' | 'no'
 const ENGINE = process.env.BENCH_ENGINE ?? 'native'
 const TOPOLOGY = process.env.BENCH_TOPOLOGY === 'cluster' ? 'cluster' : 'standalone'
+/** Shards of the cluster's keys (BENCH_SHARDS, 16 as the service's default on a cluster): each query asks every one. */
+const SHARDS = num('BENCH_SHARDS', 16)
 const MODULE = ENGINE === 'redisearch' ? process.env.REDISEARCH_MODULE ?? '/opt/redisearch/redisearch.so' : undefined
 const KINDS = LIVE_KINDS.filter((k) => new RegExp(process.env.BENCH_LIVE_KINDS ?? '.').test(k.kind))
 const PREFIX = 'bench:svc:'
@@ -76,7 +79,7 @@ const ENGINE_NAME = ENGINE === 'redisearch' ? `redisearch (RediSearch ${moduleVe
 const ports: number[] = []
 for (let g = 0; g < GATEWAYS; g++) ports.push(await freePort())
 const env = {
-  ...(cluster ? { REDIS_CLUSTER: cluster.seeds, SHARDS: '16' } : { REDIS_URL: embedded!.localUrl }),
+  ...(cluster ? { REDIS_CLUSTER: cluster.seeds, SHARDS: String(SHARDS) } : { REDIS_URL: embedded!.localUrl }),
   PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: 'svc_bench_admin_token', KEY_PREFIX: PREFIX,
   // A loaded batch may take longer than the default 30 s on a busy machine; the run's own timeout (TIMEOUT_MS) is shorter.
   WRITE_TIMEOUT_MS: String(Math.max(TIMEOUT_MS, 120_000)),
@@ -103,7 +106,7 @@ try {
   await stopAll()
   throw err
 }
-log(`${cluster ? `cluster of 3 masters (16 shards) ${cluster.seeds}` : embedded!.localUrl}, Redis ${serverVersion}, engine ${ENGINE_NAME}, ${GATEWAYS} gateway(s), ${WORKERS} worker process(es); ${DATASETS} datasets, ${CLIENTS} query loops for ${SECONDS} s, ${WRITES} writes/s; load average ${round(startLoad)} on ${cpus().length} cores`)
+log(`${cluster ? `cluster of 3 masters (${SHARDS} shards) ${cluster.seeds}` : embedded!.localUrl}, Redis ${serverVersion}, engine ${ENGINE_NAME}, ${GATEWAYS} gateway(s), ${WORKERS} worker process(es); ${DATASETS} datasets, ${CLIENTS} query loops for ${SECONDS} s, ${WRITES} writes/s; load average ${round(startLoad)} on ${cpus().length} cores`)
 
 // ---- load ------------------------------------------------------------------------------------------------------
 const PER_REQUEST = 333 // datasets per batch request: 999 proposals (3 each)
@@ -332,7 +335,7 @@ function describeCounts(s: SlowLog): string {
 const ms = (x: number) => (Number.isFinite(x) ? String(round(x)) : '-')
 const pct = (share: number) => (Number.isFinite(share) ? `${Math.round(share * 100)}%` : '-')
 const row = (name: string, s: ReturnType<typeof stats>, repeats = String(s.repeats)) => `| ${name} | ${s.count} | ${ms(s.p50)} | ${ms(s.p95)} | ${ms(s.p99)} | ${ms(s.max)} | ${s.http5xx} | ${s.timeouts} | ${s.otherErrors} | ${repeats} |`
-const where = TOPOLOGY === 'cluster' ? 'a local Redis Cluster of 3 masters (16 shards)' : 'one redis-server'
+const where = TOPOLOGY === 'cluster' ? `a local Redis Cluster of 3 masters (${SHARDS} shards)` : 'one redis-server'
 const report = `# Live scenario: engine ${ENGINE_NAME}, ${where}
 
 Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, shared with other work (load average
