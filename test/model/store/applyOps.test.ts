@@ -1,0 +1,45 @@
+/**
+ * The apply script (model/store/scripts/apply.lua) runs each op with its own arguments only: it decodes every op
+ * into one table in turn, so an op with fewer arguments than the one before it must not see that op's leftovers.
+ * Against the standalone pass's Redis (the cluster pass applies through the service's own suites).
+ */
+import { randomUUID } from 'node:crypto'
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { EntityStore } from '../../../model/store/entityStore.ts'
+import { Keys } from '../../../model/store/keys.ts'
+import { connectForRequests, type RedisClient } from '../../../model/store/redis.ts'
+import { testRedisTarget } from '../../helpers/service.ts'
+
+const t = suite<{ redis: RedisClient; keys: Keys; store: EntityStore }>('store: apply script ops')
+
+t.before((ctx) => {
+  const target = testRedisTarget()
+  ctx.redis = connectForRequests(target, 'test-apply-ops')
+  ctx.keys = new Keys(`test:${randomUUID()}:`, target.shards)
+  ctx.store = new EntityStore(ctx.redis, ctx.keys)
+})
+t.after(async ({ redis }) => { await redis.quit() })
+
+t('a short op after a long one runs with its own arguments', async ({ redis, keys, store }) => {
+  const urn = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,apply.ops,PROD)'
+  // Keys of the entity's slot: its meta hash decides the slot, every other key shares its hash tag.
+  const tag = keys.meta(urn).slice(0, keys.meta(urn).indexOf('}') + 1)
+  const [hash, set, gone, kept] = ['hash', 'set', 'gone', 'kept'].map((name) => `${tag}:test:${name}`) as [string, string, string, string]
+  await redis.hset(kept, 'f', '1')
+  await redis.hset(gone, 'f', '1')
+  const outcome = await store.apply(urn, 0, `job-${randomUUID()}#1`, [
+    ['HSET', hash, 'a', '1', 'b', '2', 'c', '3'],
+    ['DEL', gone],
+    ['SADD', set, 'x', 'y', 'z', 'w'],
+    ['SREM', set, 'x'],
+  ])
+  assert.is(outcome, 'applied')
+  assert.equal(await redis.hgetall(hash), { a: '1', b: '2', c: '3' })
+  assert.is(await redis.exists(gone), 0, 'DEL deleted its one key')
+  assert.is(await redis.exists(kept), 1, 'and no key of an op before it')
+  assert.equal((await redis.smembers(set)).sort(), ['w', 'y', 'z'], 'SREM removed its one member')
+  await redis.del(hash, set, kept, keys.meta(urn))
+})
+
+t.run()
