@@ -23,19 +23,19 @@ t.after(async ({ redis }) => { await redis.quit() })
 
 t('a short op after a long one runs with its own arguments', async ({ redis, keys, store }) => {
   const urn = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,apply.ops,PROD)'
-  // Keys of the entity's slot: its meta hash decides the slot, every other key shares its hash tag.
-  const tag = keys.meta(urn).slice(0, keys.meta(urn).indexOf('}') + 1)
-  const [hash, set, gone, kept] = ['hash', 'set', 'gone', 'kept'].map((name) => `${tag}:test:${name}`) as [string, string, string, string]
+  // Keys of the entity's shard (its hash tag: one slot on a cluster).
+  const [hash, set, gone, kept] = ['hash', 'set', 'gone', 'kept'].map((name) => `${keys.shardPrefix(keys.shardOf(urn))}test:${name}`) as [string, string, string, string]
   await redis.hset(kept, 'f', '1')
   await redis.hset(gone, 'f', '1')
   const outcome = await store.apply(urn, 0, `job-${randomUUID()}#1`, [
-    ['HSET', hash, 'a', '1', 'b', '2', 'c', '3'],
+    // A field named as the key `kept`: were DEL to read past its own argument, it would delete `kept` too.
+    ['HSET', hash, kept, '1', 'b', '2', 'c', '3'],
     ['DEL', gone],
     ['SADD', set, 'x', 'y', 'z', 'w'],
     ['SREM', set, 'x'],
   ])
   assert.is(outcome, 'applied')
-  assert.equal(await redis.hgetall(hash), { a: '1', b: '2', c: '3' })
+  assert.equal(await redis.hgetall(hash), { [kept]: '1', b: '2', c: '3' })
   assert.is(await redis.exists(gone), 0, 'DEL deleted its one key')
   assert.is(await redis.exists(kept), 1, 'and no key of an op before it')
   assert.equal((await redis.smembers(set)).sort(), ['w', 'y', 'z'], 'SREM removed its one member')
