@@ -54,10 +54,11 @@ export class SearchService {
     // for a match-all the engine pages across shards itself, only their totals and facets).
     const single = this.keys.shards === 1
     const page = single ? null : (await this.engine.matchAllPage?.(query, req.start, count)) ?? null
-    // One shard also answers its page's documents (each of several would send its first start+count).
+    // One shard also answers its page's documents (each of several would send its first start+count), which only
+    // the matched fields of a query of text read.
     const shards = await Promise.all(this.keys.allShards().map((shard) =>
       this.engine.searchShard(shard, query, single ? req.start : 0, single ? count : page ? 0 : req.start + count,
-        { documents: single, facetValues: this.shardFacetValues })))
+        { documents: single && text.kind !== 'all', facetValues: this.shardFacetValues })))
     const merged = await this.merged(req.entity, shards, req.start, count)
     const hits = page ? { ...merged, urns: page } : merged
     return this.answer(req, query, hits, single ? shards[0]!.documents : undefined)
@@ -93,7 +94,8 @@ export class SearchService {
   /** Route 6's `value` for a page of hits: matched fields from the hits' documents (`stored`, or read here). */
   private async answer(req: SearchRequest, query: SearchQuery, hits: { total: number; urns: string[]; facets: Facet[] }, stored?: (string | null)[]) {
     const { text, count } = query
-    const docs = stored ?? await this.documents(req.entity, hits.urns)
+    // A match-all (`*`, with or without filters) matched no field: its page's documents are not read.
+    const docs = text.kind === 'all' ? [] : stored ?? await this.documents(req.entity, hits.urns)
     const fields = this.registry.searchFields(req.entity)
     const matches = hits.urns.map((_, i) => ({ matchedFields: matchedFields(text, fields, docs[i] ? JSON.parse(docs[i]!) as Record<string, string[]> : {}) }))
     return {
