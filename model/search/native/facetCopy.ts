@@ -7,6 +7,7 @@
  */
 import { FIELD_SEP, VALUE_SEP } from './entries.ts'
 import { byCodeUnits } from './sortedEntries.ts'
+import { urnId } from '../../urn.ts'
 
 /** Whether bit `n` of a bitmap is set (bit n = document n, most significant bit first, as Redis's SETBIT numbers them). */
 export const hasBit = (bitmap: Uint8Array, n: number): boolean => (n >> 3) < bitmap.length && (bitmap[n >> 3]! & (0x80 >> (n & 7))) !== 0
@@ -20,6 +21,8 @@ export class FacetValues {
   private readonly values: { field: string; lower: string }[] = []
   /** Each field's value ids. */
   private readonly byField = new Map<string, number[]>()
+  /** Each id's value's urn id, lower-cased (urnIdOf), once asked. */
+  private readonly urnIds: string[] = []
   private ranked?: Uint32Array
 
   /** The id of `lower` in `field`, given one when it has none. */
@@ -40,6 +43,14 @@ export class FacetValues {
   /** The lower-cased value of id `id`. */
   lower(id: number): string {
     return this.values[id]!.lower
+  }
+
+  /**
+   * The lower-cased id part of the value of `id` read as a urn (`s3` for `urn:svc:dataplatform:s3`: urn.ts urnId),
+   * worked out once: a filter on a URN field compares it for every value of the field in every shard.
+   */
+  urnIdOf(id: number): string {
+    return (this.urnIds[id] ??= urnId(this.values[id]!.lower).toLowerCase())
   }
 
   /** The ids of `field`'s values. */

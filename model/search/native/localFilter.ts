@@ -10,7 +10,6 @@
 import { pairedField } from './indexMirror.ts'
 import { isPairCondition, type Numbers } from './pairsCopy.ts'
 import type { SearchField } from '../../registry.ts'
-import { urnId } from '../../urn.ts'
 import type { Criterion, FilterGroups } from '../types.ts'
 import { FIELD_SEP, VALUE_SEP } from './entries.ts'
 import { hasBit, type FacetCopy } from './facetCopy.ts'
@@ -87,10 +86,7 @@ export function localCheck(facets: FacetCopy, groups: readonly ResolvedCriterion
 /** The ids of the values a facet criterion names; a URN field's value also by its id (`s3` names `urn:svc:dataPlatform:s3`). */
 export function criterionValueIds(facets: FacetCopy, c: FacetCriterion): number[] {
   const wanted = new Set(c.values)
-  return facets.values.idsOf(c.field).filter((id) => {
-    const lower = facets.values.lower(id)
-    return wanted.has(lower) || (c.urn && wanted.has(urnId(lower).toLowerCase()))
-  })
+  return facets.values.idsOf(c.field).filter((id) => wanted.has(facets.values.lower(id)) || (c.urn && wanted.has(facets.values.urnIdOf(id))))
 }
 
 /** The documents a query without words may be answered from, and the paired fields whose copies have their urns. */
