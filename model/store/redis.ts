@@ -97,7 +97,8 @@ export function connectForQueues(target: RedisTarget, name = 'svc-queue'): Redis
 
 /**
  * A worker's connection to the store: commands wait for Redis to come back, and the reads a worker issues together
- * (an entity's state, its index entries) go out as one pipeline (on one server; see `connect` for a cluster).
+ * (an entity's state, its index entries) go out as one pipeline on one server, as one write per node on a cluster
+ * (writtenPerTick).
  */
 export function connectForStore(target: RedisTarget, name = 'svc-store'): RedisClient {
   return connect(target, { connectionName: name, maxRetriesPerRequest: null, enableReadyCheck: true }, true)
