@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url'
 
 const pattern = process.argv[2] ?? ''
 const topologies = (process.env.TEST_TOPOLOGIES ?? 'standalone,cluster').split(',').map((s) => s.trim()).filter(Boolean)
-/** The suites that run on the cluster too: everything that reads or writes the store through the service. */
-const CLUSTER_SUITES = /(gateway\/|model\/search\/|workers\/|ops\/(cli|rebuild)|faults\/(cluster|workerCrash|gatewayCrash|overload|fuzz|badInputFound))/
+/** The suites that run on the cluster too: everything that reads or writes the store through the service, and its connections. */
+const CLUSTER_SUITES = /(gateway\/|model\/search\/|model\/store\/requestConnection|workers\/|ops\/(cli|rebuild)|faults\/(cluster|workerCrash|gatewayCrash|overload|fuzz|badInputFound))/
 
 let passed = 0
 let failed = 0
