@@ -14,7 +14,7 @@ const t = suite('store: the request connection')
 
 t("a moment's commands to every shard: answered in order, one socket write per node on a cluster", async () => {
   const target = testRedisTarget()
-  const redis = connectForRequests({ ...target }, 'request-connection-test')
+  const redis = connectForRequests(target, 'request-connection-test')
   const keys = new Keys(`test:reqconn:${process.pid}:`, target.shards)
   const names = keys.allShards().flatMap((shard) => [0, 1, 2, 3].map((i) => `${keys.shardPrefix(shard)}k${i}`))
   try {
@@ -39,7 +39,7 @@ t("a moment's commands to every shard: answered in order, one socket write per n
       assert.ok(writes <= sockets.length, `${names.length} commands over ${sockets.length} masters left in ${writes} writes`)
     }
   } finally {
-    if (names.length > 0) await Promise.all(names.map((name) => redis.del(name)))
+    await Promise.all(names.map((name) => redis.del(name)))
     redis.disconnect()
   }
 })
