@@ -7,6 +7,7 @@ import type { Hit, ShardHits, Suggestion } from './engine.ts'
 import { firstK } from './firstK.ts'
 import { byCodeUnits } from './native/sortedEntries.ts'
 import type { Facet } from './types.ts'
+import { addTo, bucketsOf, emptyBuckets, type Buckets } from './buckets.ts'
 
 /** The global order: higher score first, then urn ascending (code-unit order, as Redis sorts members). */
 export function compareHits(a: Hit, b: Hit): number {
@@ -17,11 +18,11 @@ export function compareHits(a: Hit, b: Hit): number {
 export function sumFacets(lists: readonly Facet[][], limit: number): Facet[] {
   // One shard: nothing to sum; a facet is kept as it is unless it has zeros or more than `limit` values.
   if (lists.length === 1) return lists[0]!.map((f) => (withinLimit(f, limit) ? f : trimmed(f.name, f.aggregations, limit)))
-  const byField = new Map<string, Record<string, number>>()
+  const byField = new Map<string, Buckets>()
   for (const facets of lists) {
     for (const facet of facets) {
-      const sums = byField.get(facet.name) ?? {}
-      for (const [value, n] of Object.entries(facet.aggregations)) sums[value] = (sums[value] ?? 0) + n
+      const sums = byField.get(facet.name) ?? emptyBuckets()
+      for (const value in facet.aggregations) addTo(sums, value, facet.aggregations[value]!)
       byField.set(facet.name, sums)
     }
   }
@@ -29,8 +30,8 @@ export function sumFacets(lists: readonly Facet[][], limit: number): Facet[] {
 }
 
 /** A facet of the counts above 0 of `counts`, the `limit` largest (topValues). */
-function trimmed(name: string, counts: Record<string, number>, limit: number): Facet {
-  return { name, aggregations: Object.fromEntries(topValues(Object.entries(counts).filter(([, n]) => n > 0), limit)) }
+function trimmed(name: string, counts: Buckets, limit: number): Facet {
+  return { name, aggregations: bucketsOf(topValues(Object.entries(counts).filter(([, n]) => n > 0), limit)) }
 }
 
 /**

@@ -34,6 +34,7 @@ import { hasBit, type FacetCopy, type FacetValues, type ValueCounts } from './fa
 import type { FacetTallies } from './facetTallies.ts'
 import { matchWords, singleWord, type QueryWord } from './wordQuery.ts'
 import { criterionValueIds, documentNumbers, documentSet, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type ResolvedCriterion } from './localFilter.ts'
+import { addTo, emptyBuckets } from '../buckets.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
@@ -450,11 +451,8 @@ export class NativeEngine implements SearchEngine {
     return Promise.all(facetNames(fields).map(async (name) => {
       const shown = firstK(values.idsOf(name).filter((id) => sums[id]! > 0), limit, (a, b) => sums[b]! - sums[a]! || ranks[a]! - ranks[b]!)
       const spelled = await this.spellings(entity, name, shown.map((id) => counts[from[id]!]!), shown.map((id) => values.lower(id)))
-      const aggregations: Record<string, number> = {}
-      shown.forEach((id, i) => {
-        const key = fields.get(name)?.facetKey === 'id' ? urnId(spelled[i]!) : spelled[i]!
-        aggregations[key] = (aggregations[key] ?? 0) + sums[id]!
-      })
+      const aggregations = emptyBuckets()
+      shown.forEach((id, i) => addTo(aggregations, fields.get(name)?.facetKey === 'id' ? urnId(spelled[i]!) : spelled[i]!, sums[id]!))
       return { name, aggregations }
     }))
   }

@@ -35,6 +35,7 @@ import { IndexPlacement } from './placement.ts'
 import { searchShard } from './shard.ts'
 import { soleFacetAnswer, soleFacetOf } from './soleFacet.ts'
 import { rangeValues } from './ranges.ts'
+import { addTo, bucketsOf, emptyBuckets } from '../buckets.ts'
 
 const AUTOCOMPLETE_SCAN = 200
 /** The module's MAXPREFIXEXPANSIONS: more values than any tag field or term prefix expands to. */
@@ -206,12 +207,9 @@ export class RediSearchEngine implements SearchEngine {
       total: answer.total,
       hits: answer.hits,
       facets: answer.total === 0 ? [] : facets.map((name) => {
-        const aggregations: Record<string, number> = {}
-        for (const [value, n] of answer.facets.get(name) ?? []) {
-          const key = fields.get(name)?.facetKey === 'id' ? urnId(value) : value
-          aggregations[key] = (aggregations[key] ?? 0) + n
-        }
-        return { name, aggregations: Object.fromEntries(topValues(Object.entries(aggregations), facetValues)) }
+        const aggregations = emptyBuckets()
+        for (const [value, n] of answer.facets.get(name) ?? []) addTo(aggregations, fields.get(name)?.facetKey === 'id' ? urnId(value) : value, n)
+        return { name, aggregations: bucketsOf(topValues(Object.entries(aggregations), facetValues)) }
       }),
     }
   }
