@@ -50,7 +50,7 @@ export function startConsumers(config: Config, connection: RedisClient, keys: Ke
       else await tell({ result })
       events.onApplied?.(p, job, performance.now() - started)
       return result
-    })
+    }, deps.store.redis)
     worker.on('failed', (job, err) => events.onFailed?.(p, job, err))
     worker.on('error', (err) => events.onFailed?.(p, undefined, err))
     return worker
