@@ -13,14 +13,20 @@ export function emptyBuckets(): Buckets {
   return Object.setPrototypeOf(Object.create(null), Object.prototype) as Buckets
 }
 
+/** Sets `value`'s count: an own property whatever the value (`__proto__` assigned would set the prototype). */
+function put(buckets: Buckets, value: string, n: number): void {
+  if (value === '__proto__') Object.defineProperty(buckets, value, { value: n, enumerable: true, writable: true, configurable: true })
+  else buckets[value] = n
+}
+
 /** Buckets of `entries`, in their order (a value listed twice keeps its last count). */
 export function bucketsOf(entries: Iterable<readonly [string, number]>): Buckets {
   const out = emptyBuckets()
-  for (const [value, n] of entries) out[value] = n
+  for (const [value, n] of entries) put(out, value, n)
   return out
 }
 
 /** Adds `n` to `value`'s count in `buckets`. */
 export function addTo(buckets: Buckets, value: string, n: number): void {
-  buckets[value] = (buckets[value] ?? 0) + n
+  put(buckets, value, (Object.hasOwn(buckets, value) ? buckets[value]! : 0) + n)
 }
