@@ -1,0 +1,43 @@
+/**
+ * What a write costs in queue round trips: one after another, each job is taken with one blocking read and one
+ * `moveToActive` (model/services/writeQueues.ts partitionWorker clears the wake-up marker BullMQ sets as it hands
+ * a job out, which had woken the worker at once to a second pair that found the partition at its limit). Counted on
+ * a Redis of its own, whose command counts nothing else touches.
+ */
+import { suite } from 'uvu'
+import * as assert from 'uvu/assert'
+import { startEmbeddedRedis, type EmbeddedRedis } from '../../ops/embeddedRedis.ts'
+import { startService, type TestService } from '../helpers/service.ts'
+
+const WRITES = 30
+const t = suite<{ redis: EmbeddedRedis; svc: TestService }>('queue round trips per write')
+
+t.before(async (ctx) => {
+  ctx.redis = await startEmbeddedRedis()
+  ctx.svc = await startService({ redisUrl: ctx.redis.url, redisCluster: [], shards: 1 })
+})
+t.after(async (ctx) => {
+  await ctx.svc.close()
+  await ctx.redis.stop()
+})
+
+const calls = async (svc: TestService, command: string): Promise<number> =>
+  Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(await svc.gateway.model.redis.info('commandstats'))?.[1] ?? 0)
+
+t('writes one after another take one blocking read each, not two', async ({ svc }) => {
+  const urn = 'urn:svc:corpuser:round-trips'
+  const write = (n: number) => svc.call('POST', '/aspects?action=ingestProposal', {
+    proposal: { entityType: 'corpuser', entityUrn: urn, changeType: 'UPSERT', aspectName: 'corpUserInfo', aspect: { value: JSON.stringify({ active: true, displayName: `write-${n}` }), contentType: 'application/json' } },
+  })
+  assert.is((await write(0)).status, 200)
+  await new Promise((r) => setTimeout(r, 100))
+  await svc.gateway.model.redis.config('RESETSTAT')
+  for (let n = 1; n <= WRITES; n++) assert.is((await write(n)).status, 200)
+  await new Promise((r) => setTimeout(r, 100))
+  // One per write, and a few for idle partitions whose blocking reads timed out meanwhile (every 5 s each).
+  const reads = await calls(svc, 'bzpopmin')
+  assert.ok(reads <= WRITES + 8, `${reads} blocking reads for ${WRITES} writes (two per write: ${2 * WRITES})`)
+  assert.ok(reads >= WRITES, `${reads} blocking reads for ${WRITES} writes`)
+})
+
+t.run()
