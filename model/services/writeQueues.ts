@@ -101,8 +101,8 @@ export interface WorkerTiming {
  * BZPOPMIN) per job, 1.9 of each per job in the live scenario instead of one. The marker is cleared while the job
  * runs, and before the job is finished: a job added meanwhile sets none (the queue is at its limit), and the script
  * that finishes this job takes the next one itself. The clearing goes on `sideConnection` when given (the store's,
- * which sends the commands of a moment in one write: with the job's first reads, at no write of its own; on the
- * queue connection it cost one, and 16 clients measured no better for it).
+ * which sends the commands of a moment in one write per node: on one server with the job's first reads, at no
+ * write of its own; on the queue connection it cost one, and 16 clients measured no better for it).
  */
 export function partitionWorker(connection: RedisClient, keys: Keys, partition: number, timing: WorkerTiming,
   process: (job: Job<WriteJob, JobResult>) => Promise<JobResult>, sideConnection: RedisClient = connection): Worker<WriteJob, JobResult> {
