@@ -25,7 +25,8 @@ export interface ConsumerEvents {
 /** Starts one Worker per partition; returns them (close them to stop). */
 export function startConsumers(config: Config, connection: RedisClient, keys: Keys, deps: ApplyDeps, followUps: FollowUps, events: ConsumerEvents = {}): Worker[] {
   return Array.from({ length: config.partitions }, (_, p) => {
-    const worker = partitionWorker(connection, keys, p, config, async (job: Job<WriteJob, JobResult>) => {
+    // The queue's wake-up marker is cleared on the store's connection (writeQueues.ts partitionWorker).
+    const worker = partitionWorker(connection, deps.store.redis, keys, p, config, async (job: Job<WriteJob, JobResult>) => {
       const started = performance.now()
       // The outcome goes to whoever will ask: the gateway waiting on its reply channel, or (async) the write's record.
       // Losing either leaves BullMQ's own record of the job, which the gateway reads as well.
@@ -50,7 +51,7 @@ export function startConsumers(config: Config, connection: RedisClient, keys: Ke
       else await tell({ result })
       events.onApplied?.(p, job, performance.now() - started)
       return result
-    }, deps.store.redis)
+    })
     worker.on('failed', (job, err) => events.onFailed?.(p, job, err))
     worker.on('error', (err) => events.onFailed?.(p, undefined, err))
     return worker

@@ -100,14 +100,14 @@ export interface WorkerTiming {
  * read at once, to a `moveToActive` that found the queue at its limit: two wasted round trips (a script and a
  * BZPOPMIN) per job, 1.9 of each per job in the live scenario instead of one. The marker is cleared while the job
  * runs, and before the job is finished: a job added meanwhile sets none (the queue is at its limit), and the script
- * that finishes this job takes the next one itself. The clearing goes on `sideConnection` when given (the store's,
- * which sends the commands of a moment in one write per node: on one server with the job's first reads, at no
- * write of its own; on the queue connection it cost one, and 16 clients measured no better for it).
+ * that finishes this job takes the next one itself. The clearing goes on `markerConnection` (the store's, which
+ * sends the commands of a moment in one write per node: on one server with the job's first reads, at no write of
+ * its own; on the queue connection it cost one, and 16 clients measured no better for it).
  */
-export function partitionWorker(connection: RedisClient, keys: Keys, partition: number, timing: WorkerTiming,
-  process: (job: Job<WriteJob, JobResult>) => Promise<JobResult>, sideConnection: RedisClient = connection): Worker<WriteJob, JobResult> {
+export function partitionWorker(connection: RedisClient, markerConnection: RedisClient, keys: Keys, partition: number, timing: WorkerTiming,
+  process: (job: Job<WriteJob, JobResult>) => Promise<JobResult>): Worker<WriteJob, JobResult> {
   const worker: Worker<WriteJob, JobResult> = new Worker<WriteJob, JobResult>(queueName(partition), async (job) => {
-    const cleared = sideConnection.zrem(worker.keys.marker!, BASE_MARKER).catch(() => 0)
+    const cleared = markerConnection.zrem(worker.keys.marker!, BASE_MARKER).catch(() => 0)
     try {
       return await process(job)
     } finally {
