@@ -4,6 +4,7 @@ import { TokenStore } from '../model/services/tokens.ts'
 import type { Config } from '../model/config.ts'
 import type { Logger } from '../model/log.ts'
 import { openModel, type Model } from '../model/services/runtime.ts'
+import { warmQueries } from '../model/search/warmQueries.ts'
 import { connectForQueues, connectForRequests } from '../model/store/redis.ts'
 import type { GatewayDeps } from './deps.ts'
 import { buildServer } from './server.ts'
@@ -36,7 +37,7 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
   const address = server.address()
   const url = `http://${config.host}:${address.port}`
   log.notice('gateway listening', { url, engine: model.engine.name, partitions: config.partitions })
-  const warmed = warmSearch(model, log, searchWarm)
+  const warmed = warmSearch(config, model, log, searchWarm)
   return {
     server, model, writer, url, warmed,
     async close() {
@@ -50,13 +51,22 @@ export async function startGateway(config: Config, log: Logger): Promise<Running
 }
 
 /**
- * Lets the search engine prepare this process while it already answers (its queries copy what they need meanwhile);
- * `/ready` says ready once done. A failure is logged, and readiness then goes on without it: queries copy on demand.
+ * Lets the search engine prepare this process while it already answers (its queries copy what they need meanwhile),
+ * then, with an engine that answers queries here, asks some of them (model/search/warmQueries.ts); `/ready` says
+ * ready once done. A failure is logged, and readiness then goes on without it: queries copy on demand.
  */
-function warmSearch(model: Model, log: Logger, state: { done: boolean }): Promise<void> {
+async function warmSearch(config: Config, model: Model, log: Logger, state: { done: boolean }): Promise<void> {
   const began = performance.now()
-  return (model.engine.warmUp?.() ?? Promise.resolve()).then(
-    () => log.info('search ready', { engine: model.engine.name, ms: Math.round(performance.now() - began) }),
-    (err: Error) => log.warn('search warm-up failed: queries copy what they need on first use', { error: err.message }),
-  ).finally(() => { state.done = true })
+  try {
+    await model.engine.warmUp?.()
+    const copied = performance.now() - began
+    const asked = model.engine.queriesInProcess
+      ? await warmQueries(model.search, model.registry, { budgetMs: config.searchWarmUpMs, minDocuments: config.nativeTallyMin })
+      : undefined
+    log.info('search ready', { engine: model.engine.name, ms: Math.round(performance.now() - began), copyMs: Math.round(copied), ...(asked ? { warmTypes: asked.types, warmQueries: asked.queries } : {}) })
+  } catch (err) {
+    log.warn('search warm-up failed: queries copy what they need on first use', { error: (err as Error).message })
+  } finally {
+    state.done = true
+  }
 }

@@ -43,6 +43,12 @@ export interface Config {
    */
   nativeTallyMin: number
   /**
+   * Time a gateway spends at most, before it reports ready, asking itself queries that compile the query code and
+   * make what the first queries would (SEARCH_WARMUP_MS, 0: none; model/search/warmQueries.ts). Only with an engine
+   * that answers in the gateway (native), and only for types with at least NATIVE_TALLY_MIN documents.
+   */
+  searchWarmUpMs: number
+  /**
    * Distinct values a string condition may match in one query, summed over the shards (each shard answers at most
    * its share); more is FILTER_TOO_BROAD (MAX_FILTER_VALUES). The native engine bounds START_WITH, CONTAIN, END_WITH,
    * the ranges and word prefixes; the redisearch engine the ranges (the others are wildcards the module matches).
@@ -124,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     searchEngine: oneOf(env, 'SEARCH_ENGINE', ['auto', 'native', 'redisearch'] as const, 'auto'),
     nativeBitmapMin: int(env, 'NATIVE_BITMAP_MIN', 256),
     nativeTallyMin: int(env, 'NATIVE_TALLY_MIN', 1000),
+    searchWarmUpMs: int(env, 'SEARCH_WARMUP_MS', 3000),
     maxFilterValues: int(env, 'MAX_FILTER_VALUES', 5000),
     facetValues,
     writeTimeoutMs: int(env, 'WRITE_TIMEOUT_MS', 30_000),

@@ -96,6 +96,12 @@ export interface SearchEngine {
    * facet lines and name lexicons, then keeps them current); a gateway reports ready once it is done.
    */
   warmUp?(): Promise<void>
+  /**
+   * Whether this process does a query's work (the native engine's copies) rather than Redis (the module): a gateway
+   * then asks itself some queries before it reports ready (model/search/warmQueries.ts), which would cost Redis
+   * their whole work with an engine that answers there.
+   */
+  readonly queriesInProcess?: boolean
   /** Key patterns of everything the engine indexes, for a full rebuild (restore indices). */
   indexKeyPatterns(): string[]
   close?(): Promise<void>

@@ -68,7 +68,7 @@ export function redisEnv(config: Config): Record<string, string> {
   }
 }
 
-/** A config for tests: random prefix, port 0, quiet logs. */
+/** A config for tests: random prefix, port 0, quiet logs, no search warm-up. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     ...loadConfig({}),
@@ -78,6 +78,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     partitions: 4,
     logLevel: 'silent',
     searchEngine: 'native',
+    // Gateways start by hundreds here, mostly on empty stores; warming up is tested on its own (warmQueries.test.ts).
+    searchWarmUpMs: 0,
     ...overrides,
   }
 }

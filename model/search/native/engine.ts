@@ -122,6 +122,7 @@ function scriptCounts(shard: number, values: FacetValues, raw: (Buffer | string 
 
 export class NativeEngine implements SearchEngine {
   readonly name = 'native' as const
+  readonly queriesInProcess = true
   private readonly redis: RedisClient
   private readonly registry: Registry
   private readonly keys: Keys
