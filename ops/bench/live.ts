@@ -4,17 +4,18 @@
  * query loop and each write goes to one of them in turn, as a proxy in front of them would spread them) and worker
  * process(es), loads a generated catalogue of BENCH_LIVE_DATASETS datasets (liveCatalogue.ts) through
  * `ingestProposalBatch` (many requests in flight; the load rate is printed), then runs BENCH_LIVE_CLIENTS query
- * loops for BENCH_LIVE_SECONDS, each query of a kind drawn at random with its words, prefixes, filter values and page
+ * loops for BENCH_LIVE_SECONDS (after BENCH_LIVE_WARMUP seconds of the same, reported apart), each query of a kind drawn at random with its words, prefixes, filter values and page
  * drawn at random (liveQueries.ts), while a steady stream of BENCH_LIVE_WRITES datasetProperties changes per second
  * flows to random datasets (once the gateways are ready and no server is rewriting its append-only file, which a
  * load sets off). It reports per kind p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis
- * commands over 20 ms on every node (slow log, cleared before the run), each gateway's GC and event-loop delay during
- * the run (its /metrics: liveGateway.ts) and Redis memory per dataset after the load,
+ * commands over 20 ms on every node (slow log, cleared before the run) and the servers' stalls of 20 ms or more
+ * outside commands (latency monitor), each gateway's GC and event-loop delay during the run (its /metrics:
+ * liveGateway.ts), the machine's busy and stolen CPU, and Redis memory per dataset after the load,
  * to ops/bench/results/live-<engine>[-cluster].md and .json.
  *
  * `node ops/bench/live.ts` runs one engine (BENCH_ENGINE); `npm run bench:live` runs it on every engine and puts
  * them side by side; `npm run bench` runs it first. Environment: BENCH_LIVE_DATASETS (100000), BENCH_LIVE_CLIENTS
- * (8), BENCH_LIVE_SECONDS (60), BENCH_LIVE_WRITES (200 per second; 0 for none), BENCH_LIVE_KINDS (a regex of the
+ * (8), BENCH_LIVE_SECONDS (60), BENCH_LIVE_WARMUP (5 seconds; 0 for none), BENCH_LIVE_WRITES (200 per second; 0 for none), BENCH_LIVE_KINDS (a regex of the
  * kinds to ask), BENCH_LIVE_TIMEOUT_MS (10000: a request unanswered by then counts as a timeout),
  * BENCH_LIVE_LOAD_INFLIGHT (batch requests in flight while loading, 4), BENCH_LIVE_SEED (1), BENCH_LIVE_DATA_DIR (one
  * server: keep Redis's files there, and on a later run with the same settings skip the load: for measuring query-side
@@ -34,15 +35,23 @@ import { startRedisCluster } from '../localCluster.ts'
 import { loadProposals, liveDataset, pick, propertiesProposal, seeded } from './liveCatalogue.ts'
 import { LIVE_KINDS } from './liveQueries.ts'
 import { describePauses, gatewayPauses, type Pauses } from './liveGateway.ts'
-import { commandTimes, cpuSeconds, forks, keyBytes, persistenceSettled, readSlowLog, searchIndexed, resetCommandStats, startSlowLog, usedMemory, type CommandTime, type SlowLog } from './liveRedis.ts'
+import { commandTimes, cpuSeconds, forks, keyBytes, persistenceSettled, readLatencyEvents, readSlowLog, searchIndexed, resetCommandStats, startLatencyMonitor, startSlowLog, usedMemory, type CommandTime, type SlowLog, type Stall } from './liveRedis.ts'
 import { send, type Request } from './load.ts'
-import { REDIS_SOCKET, SERVICE_NODE_FLAGS, cpuSecondsOf, startChild, type Child } from './processes.ts'
+import { REDIS_SOCKET, SERVICE_NODE_FLAGS, cpuSecondsOf, machineTimes, startChild, type Child, type MachineTimes } from './processes.ts'
 import { percentile, round } from './stats.ts'
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback)
 const DATASETS = num('BENCH_LIVE_DATASETS', 100_000)
 const CLIENTS = num('BENCH_LIVE_CLIENTS', 8)
 const SECONDS = num('BENCH_LIVE_SECONDS', 60)
+/**
+ * Seconds of the same loops and writes before the measured run, reported apart: the first second after processes
+ * start runs code V8 has not compiled yet and makes the copies' tables for the words first asked (a gateway asks
+ * itself some queries before it says ready: model/search/warmQueries.ts; a worker's write path is cold until its
+ * first writes); in this benchmark it answered ~80 queries at a median of ~130 ms where the next seconds answered
+ * 500 a second at ~20 ms, and its writes (mean ~100 ms) alone set the writes' p99 of a 60-second run.
+ */
+const WARMUP = num('BENCH_LIVE_WARMUP', 5)
 const WRITES = num('BENCH_LIVE_WRITES', 200)
 const TIMEOUT_MS = num('BENCH_LIVE_TIMEOUT_MS', 10_000)
 const LOAD_INFLIGHT = num('BENCH_LIVE_LOAD_INFLIGHT', 4)
@@ -177,14 +186,14 @@ async function timed(agent: http.Agent, req: Request, t: Tally, target = base): 
   t.count++
 }
 
-async function run(): Promise<{ kinds: Map<string, Tally>; writes: Tally & { asked: number; behind: number }; seconds: number }> {
+async function run(runSeconds: number): Promise<{ kinds: Map<string, Tally>; writes: Tally & { asked: number; behind: number }; seconds: number }> {
   const kinds = new Map(KINDS.map((k) => [k.kind, tally()]))
   const asked = new Set<string>()
   const queryAgent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS })
   const writeAgent = new http.Agent({ keepAlive: true, maxSockets: 1000 }) // a socket for every write in flight: none waits in the client
   const writes = { ...tally(), asked: 0, behind: 0 }
   const t0 = performance.now()
-  const end = t0 + SECONDS * 1000
+  const end = t0 + runSeconds * 1000
   const loops = Array.from({ length: CLIENTS }, async (_, k) => {
     const rnd = seeded(SEED * 7_777 + k)
     while (performance.now() < end) {
@@ -244,6 +253,12 @@ let timeByCommand: CommandTime[]
 let pauses: string[]
 /** The share of a core the worker processes (summed) and this process (the query loops and the writer) used during the run. */
 let clientShares: { workers: number; bench: number }
+/** The warm-up's queries (all kinds) and writes, when there was one. */
+let warm: { queries: Tally; writes: Tally; seconds: number } | undefined
+/** The servers' stalls outside commands during the run. */
+let stalls: Stall[]
+/** The whole machine's CPU during the run: busy, of it the kernel's, and stolen by the host, as shares of all cores. */
+let machineShare: { busy: number; system: number; steal: number } | undefined
 try {
   const before = await usedMemory(nodes)
   await startSlowLog(nodes, SLOW_MS * 1000)
@@ -282,7 +297,17 @@ try {
     log(`holding: PROBE_URL=${base.origin} PROBE_REDIS=${cluster ? (await cluster.masterPorts()).join(',') : embedded!.port} (Ctrl-C stops everything)`)
     await new Promise(() => {})
   }
+  if (WARMUP > 0) {
+    log(`warming up: the same loops and writes for ${WARMUP} s, reported apart`)
+    const w = await run(WARMUP)
+    const queries = tally()
+    for (const t of w.kinds.values()) queries.latencies.push(...t.latencies)
+    queries.count = queries.latencies.length
+    warm = { queries, writes: w.writes, seconds: w.seconds }
+  }
   await startSlowLog(nodes, SLOW_MS * 1000)
+  await startLatencyMonitor(nodes, SLOW_MS)
+  const machineBefore = machineTimes()
   log(`running ${CLIENTS} query loops over ${KINDS.length} kinds and ${WRITES} writes/s for ${SECONDS} s`)
   const cpuBefore = await cpuSeconds(nodes)
   // The worker processes were started first (children[0..WORKERS)).
@@ -293,7 +318,9 @@ try {
   // After the reset: CONFIG RESETSTAT sets total_forks back to 0 too.
   const forksBefore = await forks(nodes)
   const pausesBefore = await Promise.all(bases.map(gatewayPauses))
-  result = await run()
+  result = await run(SECONDS)
+  const machineAfter = machineTimes()
+  machineShare = machineBefore && machineAfter ? shareOf(machineBefore, machineAfter) : undefined
   const benchUsed = process.cpuUsage(benchBefore)
   clientShares = {
     workers: (workersCpu() - workersBefore) / result.seconds,
@@ -308,6 +335,7 @@ try {
   pauses = pausesAfter.map((after, g) => describePauses(pausesBefore[g]!, after, result.seconds, requests))
   busy = cpuAfter.map((c, k) => (c - cpuBefore[k]!) / result.seconds)
   slow = await readSlowLog(nodes)
+  stalls = await readLatencyEvents(nodes)
   timeByCommand = await commandTimes(nodes)
 } finally {
   await stopAll()
@@ -325,9 +353,14 @@ const machine = {
   cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(),
   loadAverageAtStart: startLoad, loadAverageAtEnd: loadavg()[0]!, redis: serverVersion, moduleVersion, engine: ENGINE, engineName: ENGINE_NAME, topology: TOPOLOGY, workers: WORKERS, appendfsync: FSYNC, socket: !cluster && REDIS_SOCKET,
 }
-const settings = { datasets: DATASETS, clients: CLIENTS, gateways: GATEWAYS, seconds: SECONDS, writesPerSecond: WRITES, timeoutMs: TIMEOUT_MS, seed: SEED, slowMs: SLOW_MS }
+const settings = { datasets: DATASETS, clients: CLIENTS, gateways: GATEWAYS, seconds: SECONDS, warmupSeconds: WARMUP, writesPerSecond: WRITES, timeoutMs: TIMEOUT_MS, seed: SEED, slowMs: SLOW_MS }
 for (const k of kinds) if (k.firstError) log(`${k.kind}: first error: ${k.firstError}`)
 if (writes.firstError) log(`writes: first error: ${writes.firstError}`)
+
+function shareOf(before: MachineTimes, after: MachineTimes): { busy: number; system: number; steal: number } {
+  const total = after.total - before.total
+  return { busy: (after.busy - before.busy) / total, system: (after.system - before.system) / total, steal: (after.steal - before.steal) / total }
+}
 
 function describeCounts(s: SlowLog): string {
   return `the longest ${round(s.longestMs)} ms; by command: ${Object.entries(s.byCommand).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ')}`
@@ -340,7 +373,7 @@ const report = `# Live scenario: engine ${ENGINE_NAME}, ${where}
 
 Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, shared with other work (load average
 ${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end); Redis ${serverVersion} (appendfsync ${FSYNC}${cluster ? '' : REDIS_SOCKET ? ', reached through its unix socket' : ', reached over TCP'}), ${WORKERS} worker process(es), ${GATEWAYS === 1 ? 'a gateway' : `${GATEWAYS} gateways`}; ${machine.date}.
-\`BENCH_LIVE_DATASETS=${DATASETS} BENCH_LIVE_CLIENTS=${CLIENTS} BENCH_LIVE_SECONDS=${SECONDS} BENCH_LIVE_WRITES=${WRITES}\` (ops/bench/live.ts).
+\`BENCH_LIVE_DATASETS=${DATASETS} BENCH_LIVE_CLIENTS=${CLIENTS} BENCH_LIVE_SECONDS=${SECONDS} BENCH_LIVE_WARMUP=${WARMUP} BENCH_LIVE_WRITES=${WRITES}\` (ops/bench/live.ts).
 
 - Load: ${DATASETS} datasets (3 aspects each: properties, tags, owner) in ${round(loaded.seconds)} s, **${round(loaded.perSecond)} datasets/s** through \`ingestProposalBatch\`.
 - Redis memory after the load: used_memory ${round(memory.usedMemory / 2 ** 20)} MiB, **${round(memory.perDataset)} bytes per dataset**; ${round(memory.perDatasetWithoutQueue)} bytes per dataset without the empty store's and the write queue's finished jobs (${round(memory.queueBytes / 2 ** 20)} MiB).
@@ -348,10 +381,10 @@ ${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end)
 - Writes: ${writes.asked} datasetProperties changes of random datasets asked at ${WRITES}/s, **${round(writes.perSecond)}/s applied** (answered 200)${writes.behind ? `, ${writes.behind} not sent (1,000 already in flight)` : ''}.
 - Redis CPU during the run: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')} of a core${busy.length > 1 ? ' (per master)' : ''}; ${forked.count} fork(s) (snapshots, file rewrites, the search module's garbage collector)${forked.count ? `, the latest took ${round(forked.latestMs)} ms` : ''}.
 - Gateway CPU and pauses during the run (its own metrics): ${pauses.map((p, g) => `${GATEWAYS > 1 ? `gateway ${g + 1}: ` : ''}${p}`).join('; ')}.
-- Other CPU during the run: the worker process(es) ${pct(clientShares.workers)} of a core, this benchmark's own process (the query loops and the writer, which send and read every request) ${pct(clientShares.bench)}; on ${machine.cpus} cores shared by all of them, a query loop waits for a core whenever the sum nears ${machine.cpus * 100}%.
+- Other CPU during the run: the worker process(es) ${pct(clientShares.workers)} of a core, this benchmark's own process (the query loops and the writer, which send and read every request) ${pct(clientShares.bench)}; on ${machine.cpus} cores shared by all of them, a query loop waits for a core whenever the sum nears ${machine.cpus * 100}%.${machineShare ? ` The machine (/proc/stat) was ${pct(machineShare.busy)} busy (of its ${machine.cpus} cores), the kernel's part ${pct(machineShare.system)}, stolen by its host ${pct(machineShare.steal)}.` : ''}
 - Redis time by command during the run, all nodes, per second of the run (a script's time includes the commands it called, also listed under their names): ${timeByCommand.map((t) => `${t.command} ${round(t.ms / result.seconds)} ms (${round(t.calls / result.seconds)} calls)`).join(', ')}.
-- Redis commands over ${SLOW_MS} ms during the run, all nodes: **${slow.count}**${slow.count ? `, ${describeCounts(slow)}` : ''} (while loading: ${slowLoad.count}${slowLoad.count ? `, ${describeCounts(slowLoad)}` : ''}). On a shared machine a command also counts the time its server waited for a core.
-
+- Redis commands over ${SLOW_MS} ms during the run, all nodes: **${slow.count}**${slow.count ? `, ${describeCounts(slow)}` : ''} (while loading: ${slowLoad.count}${slowLoad.count ? `, ${describeCounts(slowLoad)}` : ''}). On a shared machine a command also counts the time its server waited for a core. Stalls of ${SLOW_MS} ms or more outside commands (Redis's latency monitor): ${stalls.length ? stalls.map((s) => `${s.event} in ${s.seconds} second(s), the longest ${s.maxMs} ms`).join('; ') : 'none'}.
+${warm ? `- Warm-up, not in the table below: the first ${round(warm.seconds)} s after the gateway${GATEWAYS > 1 ? 's were' : ' was'} ready ran the same loops and writes (${round(warm.queries.latencies.length / warm.seconds)} queries/s; queries of every kind p50 ${ms(percentile(warm.queries.latencies, 50))}, p99 ${ms(percentile(warm.queries.latencies, 99))}, max ${ms(Math.max(...warm.queries.latencies))} ms; writes p50 ${ms(percentile(warm.writes.latencies, 50))}, p99 ${ms(percentile(warm.writes.latencies, 99))}, max ${ms(Math.max(...warm.writes.latencies))} ms): code not yet compiled, tables not yet made (BENCH_LIVE_WARMUP).\n` : ''}
 Latencies are the caller's, from sending to the whole answer; a request unanswered after ${TIMEOUT_MS / 1000} s is a timeout and counts as ${TIMEOUT_MS / 1000} s.
 
 | query kind (dataset, 10 per page) | count | p50 ms | p95 ms | p99 ms | max ms | 5xx | timeouts | other errors | asked before in the run |
@@ -362,7 +395,7 @@ ${slow.slowest.length ? `\nThe slowest Redis commands:\n\n| ms | node | command 
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
 const name = process.env.BENCH_OUT ?? `live-${ENGINE}${TOPOLOGY === 'cluster' ? '-cluster' : ''}`
-writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, forks: forked, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad, gatewayPauses: pauses, cpuShares: clientShares }, null, 2))
+writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, forks: forked, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad, gatewayPauses: pauses, cpuShares: clientShares, machineShare, redisStalls: stalls, warmUp: warm && { seconds: warm.seconds, queries: stats(warm.queries), writes: stats(warm.writes) } }, null, 2))
 writeFileSync(join(resultsDir, `${name}.md`), report)
 process.stdout.write(`\n${report}\nwritten to ${resultsDir}/${name}.md (and .json)\n`)
 process.exit(0)

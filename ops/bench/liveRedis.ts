@@ -49,6 +49,35 @@ export async function startSlowLog(nodes: readonly Redis[], micros: number): Pro
   }
 }
 
+/**
+ * Records the servers' own stalls of `ms` or more outside any command's time (Redis's latency monitor: a fork, a
+ * write or fsync of the append-only file, expiring keys), from now on.
+ */
+export async function startLatencyMonitor(nodes: readonly Redis[], ms: number): Promise<void> {
+  for (const n of nodes) {
+    await n.call('CONFIG', 'SET', 'latency-monitor-threshold', String(ms))
+    await n.call('LATENCY', 'RESET')
+  }
+}
+
+/** A kind of stall the latency monitor saw: in how many seconds (all nodes), and the longest. */
+export interface Stall { event: string; seconds: number; maxMs: number }
+
+/** What the latency monitor recorded since startLatencyMonitor, by event, all nodes summed. */
+export async function readLatencyEvents(nodes: readonly Redis[]): Promise<Stall[]> {
+  const byEvent = new Map<string, Stall>()
+  for (const n of nodes) {
+    for (const [event] of (await n.call('LATENCY', 'LATEST')) as [string, number, number, number][]) {
+      const history = (await n.call('LATENCY', 'HISTORY', event)) as [number, number][]
+      const stall = byEvent.get(event) ?? { event, seconds: 0, maxMs: 0 }
+      stall.seconds += history.length
+      stall.maxMs = Math.max(stall.maxMs, ...history.map(([, ms]) => ms))
+      byEvent.set(event, stall)
+    }
+  }
+  return [...byEvent.values()].sort((a, b) => b.maxMs - a.maxMs)
+}
+
 export interface SlowCommand { node: number; ms: number; command: string }
 export interface SlowLog { count: number; byCommand: Record<string, number>; slowest: SlowCommand[]; longestMs: number }
 

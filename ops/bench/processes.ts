@@ -68,3 +68,15 @@ export function cpuSecondsOf(pid: number | undefined): number {
     return NaN
   }
 }
+
+/** The whole machine's CPU time so far, by state, in clock ticks (Linux's /proc/stat; undefined elsewhere). */
+export interface MachineTimes { busy: number; system: number; steal: number; total: number }
+export function machineTimes(): MachineTimes | undefined {
+  try {
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number) as number[]
+    const total = user! + nice! + system! + idle! + iowait! + irq! + softirq! + steal!
+    return { busy: total - idle! - iowait!, system: system! + irq! + softirq!, steal: steal!, total }
+  } catch {
+    return undefined
+  }
+}
