@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole service in one process. Without REDIS_URL it claims the data folder (DATA_DIR), checks
  * that its ports are free, and launches its own redis-server there (append-only file on, EMBEDDED_REDIS_PORT);
- * then it runs the workers, the gateway and the queue dashboard, and prints where they are. Without ADMIN_TOKEN it
+ * then it runs the workers (in a thread of their own), the gateway and the queue dashboard, and prints where they are. Without ADMIN_TOKEN it
  * makes one for this run and prints it (admin routes need one).
  *
  * It refuses before launching anything when the data folder or a port is in use (one line on stderr, exit 1), and
@@ -13,7 +13,7 @@ import { resolve } from 'node:path'
 import { loadConfig, type Config } from '../model/config.ts'
 import { createLogger } from '../model/log.ts'
 import { startGateway, type RunningGateway } from '../gateway/start.ts'
-import { startWorkers, type RunningWorkers } from '../workers/start.ts'
+import { startWorkersThread, type ThreadedWorkers } from '../workers/inThread.ts'
 import { startDashboard, type RunningDashboard } from './dashboard/start.ts'
 import { startEmbeddedRedis, type EmbeddedRedis } from './embeddedRedis.ts'
 import { claimDataDir, holderOf, InUseError, type InstanceClaim } from './instance.ts'
@@ -31,7 +31,7 @@ const dataDir = resolve(config.dataDir)
 const embed = !config.redisUrl && config.redisCluster.length === 0
 let claim: InstanceClaim | undefined
 let embedded: EmbeddedRedis | undefined
-let workers: RunningWorkers | undefined
+let workers: ThreadedWorkers | undefined
 let gateway: RunningGateway | undefined
 let dashboard: RunningDashboard | undefined
 
@@ -92,7 +92,11 @@ if (embed) {
 const generatedToken = config.adminToken ? undefined : `svc_${randomBytes(24).toString('base64url')}`
 if (generatedToken) config.adminToken = generatedToken
 try {
-  workers = await startWorkers(config, log)
+  // In a thread of their own: the writes are applied on another core than the gateway's queries (workers/inThread.ts).
+  workers = await startWorkersThread(config, (err) => {
+    log.error('the workers stopped: stopping the service', { error: err.message })
+    void stopAll().then(() => process.exit(1))
+  })
   gateway = await startGateway(config, log)
   dashboard = await startDashboard(config, log)
 } catch (err) {
