@@ -23,7 +23,7 @@
  * Redis and the gateway up for ops/bench/kindProbe.ts until interrupted, on a cluster too),
  * BENCH_GATEWAY_FLAGS (extra Node flags for the gateways, e.g. another young-generation size), BENCH_SHARDS (a cluster's
  * SHARDS, 16), and as in main.ts:
- * BENCH_ENGINE, BENCH_TOPOLOGY, BENCH_WORKERS, BENCH_GATEWAYS, BENCH_APPENDFSYNC, BENCH_REDIS_SERVER, REDISEARCH_MODULE, BENCH_OUT.
+ * BENCH_ALL_IN_ONE (below), BENCH_ENGINE, BENCH_TOPOLOGY, BENCH_WORKERS, BENCH_GATEWAYS, BENCH_APPENDFSYNC, BENCH_REDIS_SERVER, REDISEARCH_MODULE, BENCH_OUT.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
@@ -57,7 +57,12 @@ const TIMEOUT_MS = num('BENCH_LIVE_TIMEOUT_MS', 10_000)
 const LOAD_INFLIGHT = num('BENCH_LIVE_LOAD_INFLIGHT', 4)
 const SEED = num('BENCH_LIVE_SEED', 1)
 const SLOW_MS = 20
-const WORKERS = num('BENCH_WORKERS', 1)
+/**
+ * BENCH_ALL_IN_ONE=1: the first gateway is `npm start`'s process (ops/main.ts: the workers in a thread of their own,
+ * the gateway, the queue dashboard) on this run's Redis, and no worker process runs (BENCH_WORKERS is then 0).
+ */
+const ALL_IN_ONE = process.env.BENCH_ALL_IN_ONE === '1'
+const WORKERS = ALL_IN_ONE ? 0 : num('BENCH_WORKERS', 1)
 const GATEWAYS = num('BENCH_GATEWAYS', 1)
 /** Extra Node flags for the gateways, after the service's own (BENCH_GATEWAY_FLAGS, space-separated: a flag to compare). */
 const GATEWAY_FLAGS = (process.env.BENCH_GATEWAY_FLAGS ?? '').split(' ').filter(Boolean)
@@ -109,7 +114,8 @@ try {
   const profile = (name: string) => (process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`, `--cpu-prof-name=${name}.cpuprofile`] : [])
   for (let w = 0; w < WORKERS; w++) children.push(await startChild('workers/main.ts', env, /workers running/, 120_000, [...SERVICE_NODE_FLAGS, ...profile(`worker-${w}`)]))
   for (let g = 0; g < GATEWAYS; g++) {
-    children.push(await startChild('gateway/main.ts', { ...env, PORT: String(ports[g]) }, /gateway listening/, 120_000, [...SERVICE_NODE_FLAGS, ...GATEWAY_FLAGS, ...profile(g === 0 ? 'gateway' : `gateway-${g}`)]))
+    const [script, ready] = ALL_IN_ONE && g === 0 ? ['ops/main.ts', /catalog service listening/] as const : ['gateway/main.ts', /gateway listening/] as const
+    children.push(await startChild(script, { ...env, PORT: String(ports[g]), DASHBOARD_PORT: String(await freePort()) }, ready, 120_000, [...SERVICE_NODE_FLAGS, ...GATEWAY_FLAGS, ...profile(g === 0 ? 'gateway' : `gateway-${g}`)]))
   }
 } catch (err) {
   await stopAll()
@@ -351,7 +357,7 @@ const writes = { ...stats(result.writes), asked: result.writes.asked, behind: re
 const queries = kinds.reduce((a, k) => a + k.count, 0)
 const machine = {
   cpus: cpus().length, cpu: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString(),
-  loadAverageAtStart: startLoad, loadAverageAtEnd: loadavg()[0]!, redis: serverVersion, moduleVersion, engine: ENGINE, engineName: ENGINE_NAME, topology: TOPOLOGY, workers: WORKERS, appendfsync: FSYNC, socket: !cluster && REDIS_SOCKET,
+  loadAverageAtStart: startLoad, loadAverageAtEnd: loadavg()[0]!, redis: serverVersion, moduleVersion, engine: ENGINE, engineName: ENGINE_NAME, topology: TOPOLOGY, workers: WORKERS, allInOne: ALL_IN_ONE, appendfsync: FSYNC, socket: !cluster && REDIS_SOCKET,
 }
 const settings = { datasets: DATASETS, clients: CLIENTS, gateways: GATEWAYS, seconds: SECONDS, warmupSeconds: WARMUP, writesPerSecond: WRITES, timeoutMs: TIMEOUT_MS, seed: SEED, slowMs: SLOW_MS }
 for (const k of kinds) if (k.firstError) log(`${k.kind}: first error: ${k.firstError}`)
@@ -372,7 +378,7 @@ const where = TOPOLOGY === 'cluster' ? `a local Redis Cluster of 3 masters (${SH
 const report = `# Live scenario: engine ${ENGINE_NAME}, ${where}
 
 Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, shared with other work (load average
-${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end); Redis ${serverVersion} (appendfsync ${FSYNC}${cluster ? '' : REDIS_SOCKET ? ', reached through its unix socket' : ', reached over TCP'}), ${WORKERS} worker process(es), ${GATEWAYS === 1 ? 'a gateway' : `${GATEWAYS} gateways`}; ${machine.date}.
+${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end); Redis ${serverVersion} (appendfsync ${FSYNC}${cluster ? '' : REDIS_SOCKET ? ', reached through its unix socket' : ', reached over TCP'}), ${ALL_IN_ONE ? `\`npm start\`'s process (ops/main.ts: the workers in a thread of their own, the gateway and the queue dashboard; its CPU below is theirs together)${GATEWAYS > 1 ? ` and ${GATEWAYS - 1} more gateway(s)` : ''}` : `${WORKERS} worker process(es), ${GATEWAYS === 1 ? 'a gateway' : `${GATEWAYS} gateways`}`}; ${machine.date}.
 \`BENCH_LIVE_DATASETS=${DATASETS} BENCH_LIVE_CLIENTS=${CLIENTS} BENCH_LIVE_SECONDS=${SECONDS} BENCH_LIVE_WARMUP=${WARMUP} BENCH_LIVE_WRITES=${WRITES}\` (ops/bench/live.ts).
 
 - Load: ${DATASETS} datasets (3 aspects each: properties, tags, owner) in ${round(loaded.seconds)} s, **${round(loaded.perSecond)} datasets/s** through \`ingestProposalBatch\`.
