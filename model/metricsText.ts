@@ -8,7 +8,7 @@ import client from 'prom-client'
 let defaults = false
 const sources = new Set<() => Promise<string>>()
 
-/** Adds metrics kept elsewhere to this process's text (each source's names its own); returns its removal. */
+/** Adds metrics kept elsewhere (under names of their own) to this process's text; returns its removal. */
 export function addMetricsSource(source: () => Promise<string>): () => void {
   sources.add(source)
   return () => { sources.delete(source) }
