@@ -1,8 +1,8 @@
 /**
  * `npm start`: the whole service in one process. Without REDIS_URL it claims the data folder (DATA_DIR), checks
  * that its ports are free, and launches its own redis-server there (append-only file on, EMBEDDED_REDIS_PORT);
- * then it runs the workers (in a thread of their own), the gateway and the queue dashboard, and prints where they are. Without ADMIN_TOKEN it
- * makes one for this run and prints it (admin routes need one).
+ * then it runs the workers (in a thread of their own: workers/inThread.ts), the gateway and the queue dashboard,
+ * and prints where they are. Without ADMIN_TOKEN it makes one for this run and prints it (admin routes need one).
  *
  * It refuses before launching anything when the data folder or a port is in use (one line on stderr, exit 1), and
  * on any failure or signal it stops everything it started: no redis-server is left behind.

@@ -59,7 +59,7 @@ export async function warmQueries(search: SearchService, registry: Registry, { b
   return { types: sized.length, queries, ms: spent() }
 }
 
-/** Distinct words (letters, 3 or more) of `urns`, but for those of every urn of the type (`urn`, `li`, its name). */
+/** Distinct words (3 letters or more) of `urns`, but `urn` and the type's name, which every urn of the type has. */
 export function wordsOf(urns: readonly string[], entity: EntitySpec): string[] {
   const scaffold = new Set(['urn', entity.name.toLowerCase()])
   const words = new Set<string>()

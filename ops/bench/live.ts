@@ -4,19 +4,19 @@
  * query loop and each write goes to one of them in turn, as a proxy in front of them would spread them) and worker
  * process(es), loads a generated catalogue of BENCH_LIVE_DATASETS datasets (liveCatalogue.ts) through
  * `ingestProposalBatch` (many requests in flight; the load rate is printed), then runs BENCH_LIVE_CLIENTS query
- * loops for BENCH_LIVE_SECONDS (after BENCH_LIVE_WARMUP seconds of the same, reported apart), each query of a kind drawn at random with its words, prefixes, filter values and page
- * drawn at random (liveQueries.ts), while a steady stream of BENCH_LIVE_WRITES datasetProperties changes per second
- * flows to random datasets (once the gateways are ready and no server is rewriting its append-only file, which a
- * load sets off). It reports per kind p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis
- * commands over 20 ms on every node (slow log, cleared before the run) and the servers' stalls of 20 ms or more
+ * loops for BENCH_LIVE_SECONDS (after BENCH_LIVE_WARMUP seconds of the same, reported apart), each query of a kind
+ * drawn at random with its words, prefixes, filter values and page drawn at random (liveQueries.ts), while a
+ * steady stream of BENCH_LIVE_WRITES datasetProperties changes per second flows to random datasets (once the
+ * gateways are ready and no server is rewriting its append-only file, which a load sets off). It reports per kind
+ * p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis commands over 20 ms on every node (slow log, cleared before the run) and the servers' stalls of 20 ms or more
  * outside commands (latency monitor), each gateway's GC and event-loop delay during the run (its /metrics:
  * liveGateway.ts), the machine's busy and stolen CPU, and Redis memory per dataset after the load,
  * to ops/bench/results/live-<engine>[-cluster].md and .json.
  *
  * `node ops/bench/live.ts` runs one engine (BENCH_ENGINE); `npm run bench:live` runs it on every engine and puts
  * them side by side; `npm run bench` runs it first. Environment: BENCH_LIVE_DATASETS (100000), BENCH_LIVE_CLIENTS
- * (8), BENCH_LIVE_SECONDS (60), BENCH_LIVE_WARMUP (5 seconds; 0 for none), BENCH_LIVE_WRITES (200 per second; 0 for none), BENCH_LIVE_KINDS (a regex of the
- * kinds to ask), BENCH_LIVE_TIMEOUT_MS (10000: a request unanswered by then counts as a timeout),
+ * (8), BENCH_LIVE_SECONDS (60), BENCH_LIVE_WARMUP (5 seconds; 0 for none), BENCH_LIVE_WRITES (200 per second; 0
+ * for none), BENCH_LIVE_KINDS (a regex of the kinds to ask), BENCH_LIVE_TIMEOUT_MS (10000: a request unanswered by then counts as a timeout),
  * BENCH_LIVE_LOAD_INFLIGHT (batch requests in flight while loading, 4), BENCH_LIVE_SEED (1), BENCH_LIVE_DATA_DIR (one
  * server: keep Redis's files there, and on a later run with the same settings skip the load: for measuring query-side
  * changes; its load and memory figures are then those of the run that loaded), BENCH_LIVE_HOLD=1 (after the load, keep
