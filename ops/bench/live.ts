@@ -8,9 +8,10 @@
  * drawn at random with its words, prefixes, filter values and page drawn at random (liveQueries.ts), while a
  * steady stream of BENCH_LIVE_WRITES datasetProperties changes per second flows to random datasets (once the
  * gateways are ready and no server is rewriting its append-only file, which a load sets off). It reports per kind
- * p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis commands over 20 ms on every node (slow log, cleared before the run) and the servers' stalls of 20 ms or more
- * outside commands (latency monitor), each gateway's GC and event-loop delay during the run (its /metrics:
- * liveGateway.ts), the machine's busy and stolen CPU, and Redis memory per dataset after the load,
+ * p50/p95/p99 and count, the writes' latency and achieved rate, 5xx and timeouts, the Redis commands over 20 ms
+ * on every node (slow log, cleared before the run) and the servers' stalls of 20 ms or more outside commands
+ * (latency monitor), each gateway's GC and event-loop delay during the run (its /metrics: liveGateway.ts), the
+ * machine's busy and stolen CPU, and Redis memory per dataset after the load,
  * to ops/bench/results/live-<engine>[-cluster].md and .json.
  *
  * `node ops/bench/live.ts` runs one engine (BENCH_ENGINE); `npm run bench:live` runs it on every engine and puts
