@@ -28,7 +28,7 @@ import { positionsBy } from '../../positions.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
-import { pairUrn, type Numbers, type PairCondition, type PairsCopy } from './pairsCopy.ts'
+import { pairUrn, type Numbers, type PairCondition, type PairsCopy, type RangeCondition } from './pairsCopy.ts'
 import { firstInOrder } from './sortedEntries.ts'
 import { hasBit, type FacetCopy, type FacetValues, type ValueCounts } from './facetCopy.ts'
 import type { FacetTallies } from './facetTallies.ts'
@@ -245,6 +245,8 @@ export class NativeEngine implements SearchEngine {
       ? [{ field: query.text.field, condition: 'EQUAL', values: [query.text.value], negated: false, numeric: false }]
       : []
     const fields = this.registry.searchFields(query.entity)
+    const stretched = query.text.kind === 'all' ? await this.stretchAnswer(shard, query.entity, fields, query.filter, from, size, asOf) : undefined
+    if (stretched) return stretched
     // A filter of facet values and names' conditions is checked on this process's copies (localFilter.ts), any
     // other filter is resolved to its documents by the script.
     const local = query.text.kind === 'field' ? null : await this.localFilter(shard, query.entity, fields, query.filter, asOf)
@@ -281,6 +283,23 @@ export class NativeEngine implements SearchEngine {
       const [, , recounted, again, againNumbers] = await script({ from: 0, size: 0, facets: names, documents: false })
       result.counts = await this.scriptResultCounts(shard, query.entity, recounted, again, againNumbers, asOf)
     } else result.counts = tallied ? { shard, counts: tallied } : await this.scriptResultCounts(shard, query.entity, counted, bitmap, numbers, asOf)
+    return result
+  }
+
+  /**
+   * `*` with one criterion, a name's START_WITH or range over many documents, answered from the copy of the name's
+   * pairs without reading its documents' values (pairsCopy.ts stretchAnswer: facets counted by blocks); undefined
+   * for any other query, or when the copy counts them (a few, or a document with several names): answerHere then
+   * answers from its documents.
+   */
+  private async stretchAnswer(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, filter: FilterGroups, from: number, size: number, asOf: number): Promise<ShardHits | undefined> {
+    const c = filter.length === 1 && filter[0]!.length === 1 ? filter[0]![0]! : undefined
+    if (!c || c.negated || c.values.length !== 1 || c.condition === 'CONTAIN' || c.condition === 'END_WITH' || !pairedCondition(fields, c)) return undefined
+    const [pairs, { facets }, { words }] = await Promise.all([this.mirror.pairsOf(shard, entity.name, c.field, asOf), this.mirror.facetCopiesOf(shard, entity.name, asOf), this.mirror.wordsOf(shard, entity.name, asOf)])
+    const answer = pairs?.stretchAnswer(c.condition as RangeCondition, c.values[0]!.toLowerCase(), facets, (n) => words.orderKey(n), from, size)
+    if (!answer) return undefined
+    const result: ShardHits = { total: answer.total, hits: answer.page.map((urn) => ({ urn, score: 0 })), facets: [] }
+    if (answer.total > 0 && facetNames(fields).length > 0) result.counts = { shard, counts: answer.counts }
     return result
   }
 

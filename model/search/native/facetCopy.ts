@@ -86,7 +86,8 @@ export interface FacetListener {
 
 export class FacetCopy {
   readonly values: FacetValues
-  listener?: FacetListener
+  /** Told of every change of a document's values (facetTallies.ts, stretchCounts.ts). */
+  private readonly listeners = new Set<FacetListener>()
 
   constructor(values = new FacetValues()) {
     this.values = values
@@ -110,13 +111,13 @@ export class FacetCopy {
   set(number: number, line: string | undefined): void {
     if (number >= this.start.length) this.grow(number + 1)
     const had = this.size[number]!
-    const before = this.listener && had > 0 ? this.packed.slice(this.start[number]!, this.start[number]! + had) : EMPTY
+    const before = this.listeners.size > 0 && had > 0 ? this.packed.slice(this.start[number]!, this.start[number]! + had) : EMPTY
     for (let k = this.start[number]!, to = k + had; k < to; k++) this.totals[this.packed[k]!]!--
     if (had > 0) this.documents--
     this.live -= had
     this.size[number] = 0
     if (line === undefined) {
-      if (had > 0) this.listener?.valuesChanged(number, before, EMPTY)
+      if (had > 0) for (const l of this.listeners) l.valuesChanged(number, before, EMPTY)
       return
     }
     const ids: number[] = []
@@ -134,7 +135,17 @@ export class FacetCopy {
     this.size[number] = ids.length
     this.used += ids.length
     this.live += ids.length
-    this.listener?.valuesChanged(number, before, ids)
+    for (const l of this.listeners) l.valuesChanged(number, before, ids)
+  }
+
+  /** Tells `listener` of every change of a document's values from now on. */
+  follow(listener: FacetListener): void {
+    this.listeners.add(listener)
+  }
+
+  /** Stops telling `listener`. */
+  unfollow(listener: FacetListener): void {
+    this.listeners.delete(listener)
   }
 
   /** Document `number`'s value ids (a view: not to be kept past the next change). */

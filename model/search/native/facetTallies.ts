@@ -45,11 +45,11 @@ export class FacetTallies implements WordListener, FacetListener {
     this.byValue.clear()
     this.documents.clear()
     if (this.words && this.words !== words) this.words.listener = undefined
-    if (this.facets && this.facets !== facets) this.facets.listener = undefined
+    if (this.facets && this.facets !== facets) this.facets.unfollow(this)
     this.words = words
     this.facets = facets
     if (words) words.listener = this
-    if (facets) facets.listener = this
+    facets?.follow(this)
   }
 
   /** The facet counts of word `id`'s documents, or undefined when it has fewer than `min` (count them). */

@@ -8,10 +8,14 @@
  * - their urns' order (`urn \0 value \0 number`): the page of a large result is the first documents met there that the
  *   result holds, so its cost is the page's, divided by the share of the documents the result has, rather than a
  *   comparison per match.
- * And each document's urn by its number, for the page of a small result.
+ * And each document's urn by its number, for the page of a small result. A large stretch, while every document has
+ * at most one pair, is answered without its documents (stretchAnswer: its facets counted by blocks of the pairs'
+ * order, stretchCounts.ts, its page read in the urns' order).
  */
+import type { FacetCopy, ValueCounts } from './facetCopy.ts'
 import { LexiconCopy } from './lexiconCopy.ts'
-import { SortedEntries } from './sortedEntries.ts'
+import { firstInOrder, SortedEntries } from './sortedEntries.ts'
+import { StretchCounts } from './stretchCounts.ts'
 
 /** A pair's value (lower-cased already), urn and document number. */
 export const pairValue = (pair: string): string => pair.slice(0, pair.indexOf('\u0000'))
@@ -26,6 +30,8 @@ export const pairOf = (value: string, urn: string, number: string | number): str
 /** A pair's entry in the urns' order: `urn \0 value \0 number` (its number read as a pair's). */
 const urnEntry = (pair: string): string => `${pairUrn(pair)}\u0000${pairValue(pair)}\u0000${pairNumber(pair)}`
 const entryUrn = (entry: string): string => entry.slice(0, entry.indexOf('\u0000'))
+/** Pairs from which a stretch is counted by blocks (stretchAnswer) rather than by its documents. */
+const STRETCH_COUNTED = 4096
 
 export class PairsCopy extends LexiconCopy {
   /** The pairs in order; built on first use. */
@@ -38,6 +44,10 @@ export class PairsCopy extends LexiconCopy {
    */
   private readonly urnByNumber: (string | undefined)[] = []
   private readonly pairsByNumber: number[] = []
+  /** Documents with more than one pair here (a stretch's counts by block would count them twice). */
+  private multiPaired = 0
+  /** Facet counts of stretches of the pairs' order, made on the first large stretch asked for. */
+  private counts?: StretchCounts
 
   constructor() {
     super(pairValue)
@@ -53,7 +63,7 @@ export class PairsCopy extends LexiconCopy {
       this.urnByNumber.push(undefined)
     }
     this.urnByNumber[n] = pairUrn(pair)
-    this.pairsByNumber[n]!++
+    if (++this.pairsByNumber[n]! === 2) this.multiPaired++
     return true
   }
 
@@ -64,6 +74,7 @@ export class PairsCopy extends LexiconCopy {
     // A number is its urn's while the document has pairs (a number freed may be given to another document).
     const n = pairNumber(pair)
     if (--this.pairsByNumber[n]! === 0) this.urnByNumber[n] = undefined
+    else if (this.pairsByNumber[n] === 1) this.multiPaired--
     return true
   }
 
@@ -91,6 +102,43 @@ export class PairsCopy extends LexiconCopy {
   numbersWhere(condition: PairCondition, needle: string): Numbers {
     if (condition === 'CONTAIN' || condition === 'END_WITH') return this.find(condition, needle).map(pairNumber)
     return this.valueOrder().numbersWithin(...stretchOf(condition, needle))
+  }
+
+  /**
+   * A large stretch (START_WITH or a range) answered without reading its documents' values: how many documents,
+   * their facet counts (by value id of `facets`, the copy of the same index's facet values: counted by blocks of the
+   * pairs' order, stretchCounts.ts) and the urns of documents `from` to `from + count` in urn order (`order`: a
+   * number per document in urn order, NaN for none; the numbers read from beside the pairs). Undefined when the
+   * stretch has fewer than STRETCH_COUNTED pairs (its documents' values cost less) or a document has several pairs
+   * here: the caller then counts its documents (numbersWhere).
+   */
+  stretchAnswer(condition: RangeCondition, needle: string, facets: FacetCopy, order: (number: number) => number, from: number, count: number): { total: number; counts: ValueCounts; page: string[] } | undefined {
+    if (this.multiPaired > 0) return undefined
+    const [start, within] = stretchOf(condition, needle)
+    const pairs = this.valueOrder()
+    const stretch = pairs.stretch(start, within)
+    if (stretch.end - stretch.begin + stretch.pending.length < STRETCH_COUNTED) return undefined
+    if (this.counts?.facets !== facets) {
+      this.counts?.close()
+      this.counts = new StretchCounts(pairs, facets, pairNumber)
+    }
+    const counted = this.counts.count(stretch)
+    if (!counted) return undefined
+    return { total: counted.total, counts: counted.counts, page: this.pageOf(counted, () => pairs.numbersWithin(start, within), order, from, count) }
+  }
+
+  /**
+   * The urns of documents `from` to `from + count`, in urn order, of a stretch's (`total` documents, which `holds`
+   * tells): read in the urns' order, testing each document, when that meets the page sooner (about
+   * `(from + count) x documents / total` urns) than comparing each of them (`numbers`) by its key in urn order
+   * (`order`), or by its urn where a document has none.
+   */
+  private pageOf(stretch: { total: number; holds: (number: number) => boolean }, numbers: () => Int32Array, order: (number: number) => number, from: number, count: number): string[] {
+    if ((from + count) * this.size < stretch.total * stretch.total / 2) return this.pageByUrn(stretch.holds, from, count)
+    const all = Array.from(numbers())
+    const urnOf = (n: number) => this.urnByNumber[n] ?? ''
+    const first = all.every((n) => !Number.isNaN(order(n))) ? firstInOrder(all, from + count, order) : firstInOrder(all, from + count, urnOf)
+    return first.slice(from).map(urnOf)
   }
 
   /** The urn of document `number`, which has a pair here. */

@@ -11,6 +11,17 @@
 /** Changes that may wait before a merge, at least. */
 const MIN_PENDING = 1024
 
+/** Told of every change of the merged array (stretchCounts.ts keeps counts by its positions). */
+export interface SortedObserver {
+  /** The entry at position `i` of the merged array was marked removed (`removed`), or kept again. */
+  marked(i: number, removed: boolean): void
+  /** The waiting changes were merged: every position may have moved. */
+  merged(): void
+}
+
+/** A stretch of the order: positions [begin, end) of the merged array, and the waiting additions in it. */
+export interface Stretch { begin: number; end: number; pending: string[] }
+
 export class SortedEntries {
   private sorted: string[]
   /** Additions not merged yet, sorted. */
@@ -21,6 +32,7 @@ export class SortedEntries {
   /** Each entry's number (numberOf), beside `sorted`: read without reading the entries (numbersWithin). */
   private readonly numberOf?: (entry: string) => number
   private numbers?: Int32Array
+  observer?: SortedObserver
 
   /** `numberOf`: a number each entry carries (a document's), kept beside the entries for numbersWithin. */
   constructor(entries: string[], numberOf?: (entry: string) => number) {
@@ -33,7 +45,11 @@ export class SortedEntries {
   add(entry: string): void {
     const i = lowerBound(this.sorted, entry)
     if (this.sorted[i] === entry) {
-      if (this.removed[i] === 1) { this.removed[i] = 0; this.removals-- }
+      if (this.removed[i] === 1) {
+        this.removed[i] = 0
+        this.removals--
+        this.observer?.marked(i, false)
+      }
       return
     }
     const at = lowerBound(this.pending, entry)
@@ -52,6 +68,7 @@ export class SortedEntries {
     if (this.sorted[i] !== entry || this.removed[i] === 1) return
     this.removed[i] = 1
     this.removals++
+    this.observer?.marked(i, true)
     this.settle()
   }
 
@@ -76,12 +93,8 @@ export class SortedEntries {
    */
   numbersWithin(from: string, within: (entry: string) => boolean): Int32Array {
     const numbers = this.numbers!
-    const begin = lowerBound(this.sorted, from)
-    const end = stretchEnd(this.sorted, begin, within)
-    const pendingBegin = lowerBound(this.pending, from)
-    let pendingEnd = pendingBegin
-    while (pendingEnd < this.pending.length && within(this.pending[pendingEnd]!)) pendingEnd++
-    const out = new Int32Array(end - begin + pendingEnd - pendingBegin)
+    const { begin, end, pending } = this.stretch(from, within)
+    const out = new Int32Array(end - begin + pending.length)
     let k = 0
     if (this.removals === 0) {
       out.set(numbers.subarray(begin, end))
@@ -89,8 +102,36 @@ export class SortedEntries {
     } else {
       for (let i = begin; i < end; i++) if (this.removed[i] === 0) out[k++] = numbers[i]!
     }
-    for (let j = pendingBegin; j < pendingEnd; j++) out[k++] = this.numberOf!(this.pending[j]!)
+    for (const entry of pending) out[k++] = this.numberOf!(entry)
     return out.subarray(0, k)
+  }
+
+  /**
+   * The stretch of the entries not below `from` for which `within` holds (as for numbersWithin), found by binary
+   * searches: its positions in the merged array (some may be marked removed: isRemoved) and its waiting additions.
+   */
+  stretch(from: string, within: (entry: string) => boolean): Stretch {
+    const begin = lowerBound(this.sorted, from)
+    const end = stretchEnd(this.sorted, begin, within)
+    const pendingBegin = lowerBound(this.pending, from)
+    let pendingEnd = pendingBegin
+    while (pendingEnd < this.pending.length && within(this.pending[pendingEnd]!)) pendingEnd++
+    return { begin, end, pending: this.pending.slice(pendingBegin, pendingEnd) }
+  }
+
+  /** The merged array's length (entries marked removed included). */
+  get mergedLength(): number {
+    return this.sorted.length
+  }
+
+  /** Whether the entry at position `i` of the merged array is marked removed. */
+  isRemoved(i: number): boolean {
+    return this.removed[i] === 1
+  }
+
+  /** The number (numberOf) of the entry at position `i` of the merged array. */
+  numberAt(i: number): number {
+    return this.numbers![i]!
   }
 
   /** Merges the waiting changes once they are many. */
@@ -103,6 +144,7 @@ export class SortedEntries {
     this.removed = new Uint8Array(merged.length)
     this.removals = 0
     this.numbers = this.numberOf && Int32Array.from(merged, this.numberOf)
+    this.observer?.merged()
   }
 }
 
