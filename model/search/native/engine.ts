@@ -89,7 +89,7 @@ function pageOf(found: DocumentSet, from: number, size: number, copies: readonly
   if (found.count === 0 || !copy) return []
   if (copies.length === 1 && (from + size) * copy.size < found.count * found.count / 2) return copy.pageByUrn((n) => hasDocument(found, n), from, size)
   const urnOf = copies.length === 1 ? (n: number) => copy.urnOf(n) ?? '' : (n: number) => copies.map((c) => c.urnOf(n)).find((urn) => urn !== undefined) ?? ''
-  const numbers = documentNumbers(found)
+  const numbers = found.numbers ?? documentNumbers(found)
   const first = numbers.every((n) => !Number.isNaN(order(n))) ? firstInOrder(numbers, from + size, order) : firstInOrder(numbers, from + size, urnOf)
   return first.slice(from).map(urnOf)
 }
@@ -403,7 +403,7 @@ export class NativeEngine implements SearchEngine {
     const page = pageOf(found, from, size, copies, (n) => words.orderKey(n))
     const names = facetNames(fields)
     const result: ShardHits = { total: found.count, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
-    if (found.count > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.bitmap, asOf, found.count)
+    if (found.count > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.numbers ?? found.bitmap, asOf, found.count)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }

@@ -110,14 +110,32 @@ export function localCandidates(groups: readonly ResolvedCriterion[][]): Candida
   return { numbers: lists.length === 1 ? lists[0]!.numbers : lists.flatMap((l) => [...l.numbers]), fields }
 }
 
-/** A set of documents: bit n is document n (most significant bit first, as Redis's SETBIT numbers them), and how many. */
-export interface DocumentSet { bitmap: Buffer; count: number }
+/**
+ * A set of documents: bit n is document n (most significant bit first, as Redis's SETBIT numbers them), and how many;
+ * for a set made from fewer than LISTED numbers, also its documents' numbers, each once, in no order (counting or
+ * paging a few hundred documents from the list costs less than reading every byte of the bitmap).
+ */
+export interface DocumentSet { bitmap: Buffer; count: number; numbers?: number[] }
+
+/** Numbers under which a document set also lists them. */
+const LISTED = 4096
 
 /** The documents of `numbers` that `accept` takes (every one without it), each once. */
 export function documentSet(numbers: Numbers, accept?: (number: number) => boolean): DocumentSet {
   let max = -1
   for (let i = 0; i < numbers.length; i++) if (numbers[i]! > max) max = numbers[i]!
   const bitmap = Buffer.alloc((max >> 3) + 1)
+  if (numbers.length < LISTED) {
+    const listed: number[] = []
+    for (let i = 0; i < numbers.length; i++) {
+      const n = numbers[i]!
+      const bit = 0x80 >> (n & 7)
+      if ((bitmap[n >> 3]! & bit) !== 0 || (accept && !accept(n))) continue
+      bitmap[n >> 3]! |= bit
+      listed.push(n)
+    }
+    return { bitmap, count: listed.length, numbers: listed }
+  }
   if (!accept) {
     // Tens of thousands of numbers for a broad condition (a name's range lists a document once per name it has):
     // bits set without a test each, then counted by byte.
