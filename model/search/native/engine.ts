@@ -32,7 +32,8 @@ import { pairUrn, type Numbers, type PairCondition, type PairsCopy, type RangeCo
 import { firstInOrder } from './sortedEntries.ts'
 import { hasBit, type FacetCopy, type FacetValues, type ValueCounts } from './facetCopy.ts'
 import type { FacetTallies } from './facetTallies.ts'
-import { matchWords, singleWord, type QueryWord } from './wordQuery.ts'
+import { matchWords, singleWord, type QueryWord, type WordAnswer } from './wordQuery.ts'
+import type { WordCopy } from './wordCopy.ts'
 import { criterionValueIds, documentNumbers, documentSet, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type ResolvedCriterion } from './localFilter.ts'
 import { addTo, emptyBuckets } from '../buckets.ts'
 
@@ -93,6 +94,24 @@ function pageOf(found: DocumentSet, from: number, size: number, copies: readonly
   const first = numbers.every((n) => !Number.isNaN(order(n))) ? firstInOrder(numbers, from + size, order) : firstInOrder(numbers, from + size, urnOf)
   return first.slice(from).map(urnOf)
 }
+
+/** A query of words matched on the copies (NativeEngine.matchOn). */
+interface WordsMatched {
+  answer: WordAnswer
+  /** The page's urns. */
+  page: string[]
+  /** The one word, or a prefix's words, whose kept facet counts are the answer's (`tallied`), when it has them. */
+  single: number | undefined
+  prefixWords: readonly number[] | undefined
+  tallied: boolean
+  faceted: boolean
+  /** The word ids it read (-1 for a word no document has), whether a filter read facet values, and their stamp. */
+  ids: number[]
+  keeping: boolean
+  stamp: number[]
+}
+
+const sameStamp = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i])
 
 /** The names of a type's facet fields (`fields`: its search fields). */
 const facetNames = (fields: ReadonlyMap<string, SearchField>): string[] => [...fields.values()].filter((f) => f.facet).map((f) => f.name)
@@ -411,9 +430,38 @@ export class NativeEngine implements SearchEngine {
   /**
    * A query of words, answered from this process's copies of the words and facet values (wordQuery.ts) among the
    * documents `keep` accepts (made from the copies: undefined for every one): Redis only gives the page's documents.
+   * When they are wanted and the copies are there, the answer is first worked out on the copies as they are, and its
+   * page's documents are asked for in the same round trip as the copies' catch-up (their log read, which an answer
+   * must wait for: every write acknowledged before the query is in it): when no document joined, left or moved in
+   * the query's words' postings meanwhile (nor, for a filter checked on the copies, changed its facet values), that
+   * answer stands and the query waited for Redis once; else it is worked out again on the caught-up copies.
    */
   private async answerWords(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], keep: (copies: { facets: FacetCopy; tallies: FacetTallies }) => ((number: number) => boolean) | undefined, from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
-    const copies = await this.mirror.wordsOf(shard, entity.name, asOf)
+    const early = documents ? this.mirror.copiedWords(shard, entity.name) : undefined
+    let guess: WordsMatched | undefined
+    try {
+      guess = early && this.matchOn(early, fields, words, keep, from, size)
+    } catch {
+      // Too broad on the copies as they are: the caught-up copies decide.
+    }
+    const caughtUp = this.mirror.wordsOf(shard, entity.name, asOf)
+    const guessedDocuments = guess && this.pageDocuments(entity, guess.page)
+    const copies = await caughtUp
+    const stands = guess !== undefined && copies.words === early!.words && copies.facets === early!.facets && sameStamp(guess.stamp, this.stampOf(copies, guess))
+    const matched = stands ? guess! : this.matchOn(copies, fields, words, keep, from, size)
+    const { answer, page } = matched
+    // Scores are minus the relevance.
+    const result: ShardHits = { total: answer.total, hits: answer.page.map((m, i) => ({ urn: page[i]!, score: -m.score || 0 })), facets: [] }
+    // One word without a filter: its facet counts are kept (facetTallies.ts; a prefix's words: theirs summed, less
+    // the documents they share), read now that the copies are current; its matches were not listed.
+    const tallied = matched.tallied && (matched.single !== undefined ? copies.tallies.ofWord(matched.single) : copies.tallies.ofWords(matched.prefixWords!))
+    if (answer.total > 0 && matched.faceted) result.counts = tallied ? { shard, counts: tallied } : await this.countFacets(shard, entity, countable(answer.numbers), asOf)
+    if (documents) result.documents = stands && guessedDocuments ? await guessedDocuments : await this.pageDocuments(entity, page)
+    return result
+  }
+
+  /** A query of words matched on copies as they are (answerWords), with what tells whether it still stands. */
+  private matchOn(copies: { words: WordCopy; facets: FacetCopy; tallies: FacetTallies }, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], keep: (copies: { facets: FacetCopy; tallies: FacetTallies }) => ((number: number) => boolean) | undefined, from: number, size: number): WordsMatched {
     const expansions = new Map<string, number[]>()
     for (const w of words.filter((w) => w.prefix)) {
       const found = copies.words.expand(w.token, this.maxValuesPerShard)
@@ -421,19 +469,20 @@ export class NativeEngine implements SearchEngine {
       expansions.set(w.token, found)
     }
     const keeping = keep(copies)
-    const names = facetNames(fields)
-    // One word without a filter: its facet counts are kept (facetTallies.ts; a prefix's words: theirs summed, less
-    // the documents they share), its matches not listed.
-    const single = keeping || names.length === 0 ? undefined : singleWord(copies.words, words, expansions)
-    const prefixWords = keeping || names.length === 0 || words.length !== 1 || !words[0]!.prefix ? undefined : expansions.get(words[0]!.token)
-    const tallied = single !== undefined ? copies.tallies.ofWord(single) : prefixWords && prefixWords.length > 1 ? copies.tallies.ofWords(prefixWords) : undefined
-    const answer = matchWords(copies.words, words, expansions, keeping, from, size, tallied === undefined)
-    const page = answer.page.map((m) => copies.words.urn(m.number))
-    // Scores are minus the relevance.
-    const result: ShardHits = { total: answer.total, hits: answer.page.map((m, i) => ({ urn: page[i]!, score: -m.score || 0 })), facets: [] }
-    if (answer.total > 0 && names.length > 0) result.counts = tallied ? { shard, counts: tallied } : await this.countFacets(shard, entity, countable(answer.numbers), asOf)
-    if (documents) result.documents = await this.pageDocuments(entity, page)
-    return result
+    const faceted = facetNames(fields).length > 0
+    const single = keeping || !faceted ? undefined : singleWord(copies.words, words, expansions)
+    const prefixWords = keeping || !faceted || words.length !== 1 || !words[0]!.prefix ? undefined : expansions.get(words[0]!.token)
+    const tallied = single !== undefined ? copies.tallies.keepsWord(single) : prefixWords !== undefined && prefixWords.length > 1 && copies.tallies.follows()
+    const answer = matchWords(copies.words, words, expansions, keeping, from, size, !tallied)
+    const ids = words.flatMap((w) => (w.prefix ? expansions.get(w.token) ?? [] : [copies.words.idOf(w.token) ?? -1]))
+    const matched: WordsMatched = { answer, page: answer.page.map((m) => copies.words.urn(m.number)), single, prefixWords, tallied, faceted, ids, keeping: keeping !== undefined, stamp: [] }
+    matched.stamp = this.stampOf(copies, matched)
+    return matched
+  }
+
+  /** What an answer of words read of the copies (answerWords): its words' postings, and values for a filter on them. */
+  private stampOf(copies: { words: WordCopy; facets: FacetCopy }, matched: WordsMatched): number[] {
+    return [...copies.words.stamp(matched.ids), matched.keeping ? copies.facets.generation : 0]
   }
 
   /** The stored documents of a page's urns (field `d`), null for one without. */

@@ -107,8 +107,12 @@ export class FacetCopy {
   private totals: Uint32Array = new Uint32Array(0)
   private documents = 0
 
+  /** Changes of any document's values (an answer whose filter read values is still the answer while it stays). */
+  generation = 0
+
   /** Document `number` now has the facet line `line` (entries.ts facetLine), or no document has it (undefined). */
   set(number: number, line: string | undefined): void {
+    this.generation++
     if (number >= this.start.length) this.grow(number + 1)
     const had = this.size[number]!
     const before = this.listeners.size > 0 && had > 0 ? this.packed.slice(this.start[number]!, this.start[number]! + had) : EMPTY

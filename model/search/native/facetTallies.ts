@@ -52,6 +52,16 @@ export class FacetTallies implements WordListener, FacetListener {
     facets?.follow(this)
   }
 
+  /** Whether ofWord(id) answers (word `id` has at least `min` documents), without making its table. */
+  keepsWord(id: number): boolean {
+    return this.facets !== undefined && this.words !== undefined && this.words.posting(id).length >= this.min
+  }
+
+  /** Whether ofWords answers (these copies are followed). */
+  follows(): boolean {
+    return this.facets !== undefined && this.words !== undefined
+  }
+
   /** The facet counts of word `id`'s documents, or undefined when it has fewer than `min` (count them). */
   ofWord(id: number): ValueCounts | undefined {
     const { words, facets } = this

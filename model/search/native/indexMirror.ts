@@ -250,6 +250,16 @@ export class IndexMirror {
   }
 
   /**
+   * The copies of the words and facet values of `entityType`'s index in `shard`, as they are (not brought up to date:
+   * for an answer worked out while they catch up, checked after: NativeEngine.answerWords), or undefined when either
+   * is not copied yet.
+   */
+  copiedWords(shard: number, entityType: string): { words: WordCopy; facets: FacetCopy; tallies: FacetTallies } | undefined {
+    const copy = this.copies.get(this.keys.nativeIndex(shard, entityType, 'log'))
+    return copy?.words && copy.facets ? { words: copy.words, facets: copy.facets, tallies: copy.tallies } : undefined
+  }
+
+  /**
    * The copy of the documents' facet values of `entityType`'s index in `shard` and the counts kept beside it
    * (facetTallies.ts), current as of `asOf` (as for find).
    */

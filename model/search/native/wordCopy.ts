@@ -66,6 +66,12 @@ export class WordCopy {
 
   /** Every word of the copy so far, in order (made when the copy is sealed). */
   private words = new SortedEntries([])
+  /**
+   * Changes of each word id's posting (a document joined or left it, or moved in it), and of the set of words: an
+   * answer worked out before the copy caught up is still the answer when its words' counts did not move (stamp).
+   */
+  private readonly changes: number[] = []
+  private vocabulary = 0
   /** Each document's place in the urns' order, as a number (urnKeys.ts): a posting's ties compare these. */
   private readonly urnKeys = new UrnKeys((number) => this.documents[number]?.urn)
 
@@ -164,6 +170,14 @@ export class WordCopy {
     return best
   }
 
+  /**
+   * A stamp of word ids `ids` (and of the set of words, which a prefix expands in): equal stamps taken before and
+   * after the copy took changes mean that no document joined, left or moved in those words' postings meanwhile.
+   */
+  stamp(ids: readonly number[]): number[] {
+    return [this.vocabulary, ...ids.map((id) => this.changes[id] ?? 0)]
+  }
+
   /** The document numbers the copy may hold (the limit of marks by document). */
   get documentLimit(): number {
     return this.documents.length
@@ -210,7 +224,11 @@ export class WordCopy {
 
   private post(id: number, number: number): void {
     const length = this.lengths[id]!
-    if (length === 0) this.words.add(this.wordOf[id]!)
+    this.changes[id] = (this.changes[id] ?? 0) + 1
+    if (length === 0) {
+      this.words.add(this.wordOf[id]!)
+      this.vocabulary++
+    }
     const score = this.score(number, id)!
     const at = this.place(id, number, score)
     if (at < length && this.postings[id]![at] === number) return
@@ -232,6 +250,7 @@ export class WordCopy {
   private unpost(id: number, number: number): void {
     const posting = this.postings[id]!
     const length = this.lengths[id]!
+    this.changes[id] = (this.changes[id] ?? 0) + 1
     const at = posting.subarray(0, length).indexOf(number)
     if (at >= 0) {
       posting.copyWithin(at, at + 1, length)
@@ -241,6 +260,7 @@ export class WordCopy {
     }
     if (this.lengths[id] === 0) {
       this.words.delete(this.wordOf[id]!)
+      this.vocabulary++
       this.release(id)
     }
   }

@@ -105,6 +105,29 @@ words('a write acknowledged is in the next answer: words changed, a document rem
   await sameAnswers(svc, 'after new documents (one may take the freed number)')
 })
 
+words('an answer worked out on the copy before it caught up is not kept once a write changed its words', async ({ svc }) => {
+  const urn = ds('hive', 'guess_check')
+  const describe = (description: string) => write(svc, [aspect(urn, 'datasetProperties', { name: 'guess check', description })])
+  const find = async (input: string) => {
+    const res = await svc.call('POST', '/entities?action=search', { input, entity: 'dataset', start: 0, count: 5 })
+    assert.is(res.status, 200, JSON.stringify(res.body))
+    return { urns: res.body.value.entities as string[], matched: JSON.stringify(res.body.value.metadata.matches) }
+  }
+  await describe('quokka first')
+  assert.equal((await find('quokka')).urns, [urn])
+  for (let round = 0; round < 5; round++) {
+    // Each query's copy is asked before the write it follows is read from the log: the answer must still have it.
+    await describe(`wombat round ${round}`)
+    assert.equal((await find('quokka')).urns, [], `round ${round}: the old word is gone`)
+    const now = await find('wombat')
+    assert.equal(now.urns, [urn], `round ${round}: the new word is there`)
+    assert.match(now.matched, `wombat round ${round}`, `round ${round}: its matched fields are the new description's`)
+    await describe('quokka again')
+    assert.equal((await find('quokka')).urns, [urn], `round ${round}: the word is back`)
+    assert.match((await find('quok*')).matched, 'quokka again')
+  }
+})
+
 words('a word prefix with more words than a query may match is refused', async () => {
   const svc = await startService({ searchEngine: 'native', maxFilterValues: 2 })
   try {
