@@ -465,6 +465,8 @@ export class IndexMirror {
       const numbers = await this.documentNumbers(copy, found.map(([, urn]) => urn))
       found.forEach(([v, urn], i) => { if (numbers[i] !== null) pairs.add(pairOf(v, urn, numbers[i]!)) })
     }
+    // The copy it replaces stops following the facet values (which may stay).
+    ;(copy.lexicons.get(PAIRS + field) as PairsCopy | undefined)?.close()
     copy.lexicons.set(PAIRS + field, pairs)
   }
 
