@@ -29,7 +29,6 @@ export function pairNumber(pair: string): number {
 export const pairOf = (value: string, urn: string, number: string | number): string => `${value}\u0000${urn}\u0000${number}`
 /** A pair's entry in the urns' order: `urn \0 value \0 number` (its number read as a pair's). */
 const urnEntry = (pair: string): string => `${pairUrn(pair)}\u0000${pairValue(pair)}\u0000${pairNumber(pair)}`
-const entryUrn = (entry: string): string => entry.slice(0, entry.indexOf('\u0000'))
 /** Pairs from which a stretch is counted by blocks (stretchAnswer) rather than by its documents. */
 const STRETCH_COUNTED = 4096
 
@@ -160,11 +159,11 @@ export class PairsCopy extends LexiconCopy {
     const page: string[] = []
     let seen = 0
     let last: number | undefined
-    this.urnOrder().scan('', (entry) => {
-      const n = pairNumber(entry)
+    // A document's entries are next to each other (its urn begins them); its number is its urn's while it has pairs.
+    this.urnOrder().scanNumbers((n) => {
       if (n === last || !accept(n)) return true
       last = n
-      if (seen++ >= from) page.push(entryUrn(entry))
+      if (seen++ >= from) page.push(this.urnByNumber[n]!)
       return page.length < count
     })
     return page
@@ -181,7 +180,7 @@ export class PairsCopy extends LexiconCopy {
   }
 
   private urnOrder(): SortedEntries {
-    return (this.urns ??= new SortedEntries(this.allValues().map(urnEntry)))
+    return (this.urns ??= new SortedEntries(this.allValues().map(urnEntry), pairNumber))
   }
 }
 

@@ -87,6 +87,21 @@ export class SortedEntries {
   }
 
   /**
+   * Visits every entry's number (numberOf) in the entries' order, while `visit` answers true: the merged array's are
+   * read from beside it, without reading the entries (but to place the waiting additions among them).
+   */
+  scanNumbers(visit: (number: number) => boolean): void {
+    const numbers = this.numbers!
+    let j = 0
+    for (let i = 0; i < this.sorted.length; i++) {
+      if (this.removals > 0 && this.removed[i] === 1) continue
+      while (j < this.pending.length && this.pending[j]! < this.sorted[i]!) if (!visit(this.numberOf!(this.pending[j++]!))) return
+      if (!visit(numbers[i]!)) return
+    }
+    while (j < this.pending.length) if (!visit(this.numberOf!(this.pending[j++]!))) return
+  }
+
+  /**
    * The numbers (numberOf) of the entries not below `from` for which `within` holds, `within` holding for a stretch
    * of the order from `from` on and for none after it: found by binary searches, and read from the numbers kept beside
    * the entries (the entries themselves are not read, but for the waiting additions).
