@@ -16,6 +16,11 @@ import type { SortedEntries, SortedObserver, Stretch } from './sortedEntries.ts'
 
 /** Positions per block: a stretch costs a block's counts (the facet values) per BLOCK documents. */
 const BLOCK = 1024
+/**
+ * Facet values (of the type, all fields) above which blocks are not kept: adding a block's counts then costs about
+ * what counting its documents' values does (a few values each), and the blocks would hold ~8 KB each and more.
+ */
+const MAX_VALUES = 2 * BLOCK
 
 export class StretchCounts implements SortedObserver, FacetListener {
   readonly facets: FacetCopy
@@ -75,9 +80,14 @@ export class StretchCounts implements SortedObserver, FacetListener {
 
   /**
    * The facet counts of the documents of `stretch` (of this order), how many there are, and a test of a document's
-   * number for being one of them; undefined when a document was met at two positions since the counts were made.
+   * number for being one of them; undefined when a document was met at two positions since the counts were made, or
+   * when the type has more than MAX_VALUES facet values (counting the documents then costs less).
    */
   count(stretch: Stretch): { counts: ValueCounts; total: number; holds: (number: number) => boolean } | undefined {
+    if (this.facets.values.size > MAX_VALUES) {
+      this.blocks = undefined
+      return undefined
+    }
     const blocks = this.made()
     if (this.doubled) return undefined
     const counts = new Uint32Array(this.facets.values.size)

@@ -102,4 +102,18 @@ test('a document with two names stops the answer by blocks until it has one agai
   assert.is(again?.counts[facets.values.id('platform', 'p1')], 1667)
 })
 
+test('a type of more facet values than blocks pay for is answered from its documents', () => {
+  const pairs = new PairsCopy()
+  const facets = new FacetCopy()
+  for (let n = 0; n < 5000; n++) {
+    pairs.add(pairOf(`n${String(n).padStart(5, '0')}`, urnOf(n), n))
+    facets.set(n, `platform${VALUE_SEP}p${n % 3}`)
+  }
+  const ask = () => pairs.stretchAnswer('GREATER_THAN', 'n', facets, (n) => n, 0, 3)
+  assert.is(ask()?.total, 5000)
+  // An owner per document: 5,003 values.
+  for (let n = 0; n < 5000; n++) facets.set(n, [`platform${VALUE_SEP}p${n % 3}`, `owners${VALUE_SEP}o${n}`].join(FIELD_SEP))
+  assert.is(ask(), undefined)
+})
+
 test.run()
