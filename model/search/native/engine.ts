@@ -446,6 +446,8 @@ export class NativeEngine implements SearchEngine {
     }
     const caughtUp = this.mirror.wordsOf(shard, entity.name, asOf)
     const guessedDocuments = guess && this.pageDocuments(entity, guess.page)
+    // Not awaited when the guess does not stand (or the catch-up fails): its failure is then nobody's.
+    guessedDocuments?.catch(() => {})
     const copies = await caughtUp
     const stands = guess !== undefined && copies.words === early!.words && copies.facets === early!.facets && sameStamp(guess.stamp, this.stampOf(copies, guess))
     const matched = stands ? guess! : this.matchOn(copies, fields, words, keep, from, size)
