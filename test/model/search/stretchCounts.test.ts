@@ -84,13 +84,19 @@ test('a large stretch answered by blocks equals its answer from scratch after an
   }
 })
 
-test('a document with two names stops the answer by blocks until it has one again', () => {
+/** 5,000 documents named n00000..n04999 in urn order, on one of 3 platforms. */
+function fiveThousand(): { pairs: PairsCopy; facets: FacetCopy } {
   const pairs = new PairsCopy()
   const facets = new FacetCopy()
   for (let n = 0; n < 5000; n++) {
     pairs.add(pairOf(`n${String(n).padStart(5, '0')}`, urnOf(n), n))
     facets.set(n, `platform${VALUE_SEP}p${n % 3}`)
   }
+  return { pairs, facets }
+}
+
+test('a document with two names stops the answer by blocks until it has one again', () => {
+  const { pairs, facets } = fiveThousand()
   const ask = () => pairs.stretchAnswer('GREATER_THAN_OR_EQUAL_TO', 'n', facets, (n) => n, 0, 3)
   assert.is(ask()?.total, 5000)
   assert.equal(ask()?.page, [urnOf(0), urnOf(1), urnOf(2)])
@@ -103,12 +109,7 @@ test('a document with two names stops the answer by blocks until it has one agai
 })
 
 test('a type of more facet values than blocks pay for is answered from its documents', () => {
-  const pairs = new PairsCopy()
-  const facets = new FacetCopy()
-  for (let n = 0; n < 5000; n++) {
-    pairs.add(pairOf(`n${String(n).padStart(5, '0')}`, urnOf(n), n))
-    facets.set(n, `platform${VALUE_SEP}p${n % 3}`)
-  }
+  const { pairs, facets } = fiveThousand()
   const ask = () => pairs.stretchAnswer('GREATER_THAN', 'n', facets, (n) => n, 0, 3)
   assert.is(ask()?.total, 5000)
   // An owner per document: 5,003 values.
