@@ -52,22 +52,21 @@ export class FacetTallies implements WordListener, FacetListener {
     facets?.follow(this)
   }
 
-  /** Whether ofWord(id) answers (word `id` has at least `min` documents), without making its table. */
-  keepsWord(id: number): boolean {
-    return this.facets !== undefined && this.words !== undefined && this.words.posting(id).length >= this.min
-  }
-
-  /** Whether ofWords answers (these copies are followed). */
+  /** Whether ofWords answers (copies of the words and the facet values are followed). */
   follows(): boolean {
     return this.facets !== undefined && this.words !== undefined
   }
 
+  /** Whether ofWord(id) answers (word `id` has at least `min` documents), without making its table. */
+  keepsWord(id: number): boolean {
+    return this.follows() && this.words!.posting(id).length >= this.min
+  }
+
   /** The facet counts of word `id`'s documents, or undefined when it has fewer than `min` (count them). */
   ofWord(id: number): ValueCounts | undefined {
-    const { words, facets } = this
-    if (!words || !facets) return undefined
-    const posting = words.posting(id)
-    if (posting.length < this.min) return undefined
+    if (!this.keepsWord(id)) return undefined
+    const posting = this.words!.posting(id)
+    const facets = this.facets!
     return this.read(this.byWord, id, () => facets.countNumbers(posting))
   }
 
@@ -78,8 +77,9 @@ export class FacetTallies implements WordListener, FacetListener {
    * three); here only the documents two words share are read, where counting the union read every one.
    */
   ofWords(ids: readonly number[]): ValueCounts | undefined {
-    const { words, facets } = this
-    if (!words || !facets) return undefined
+    if (!this.follows()) return undefined
+    const words = this.words!
+    const facets = this.facets!
     const counts = new Uint32Array(facets.values.size)
     withMarks([words.documentLimit], ([counted]) => {
       for (const id of ids) {
