@@ -79,18 +79,28 @@ function encodeFilter(filter: FilterGroups): string[] {
 const countable = (numbers: readonly number[]): readonly number[] | Buffer => numbers.length < COUNT_BY_BITMAP ? numbers : documentSet(numbers).bitmap
 
 /**
+ * A set of documents as a page reads it: how many, a test of a document's number, and their numbers (each once, in
+ * any order; read only when the page compares them).
+ */
+interface PagedSet { count: number; has: (number: number) => boolean; numbers: () => number[] }
+
+/** A document set (localFilter.ts) as a page reads it. */
+const pagedSet = (found: DocumentSet): PagedSet =>
+  ({ count: found.count, has: (n) => hasDocument(found, n), numbers: () => found.numbers ?? documentNumbers(found) })
+
+/**
  * The urns of documents `from` to `from + size` of a set in urn order, found in the copies of the pairs they were
- * found in: read in one copy's urn order, testing each document's bit, when that meets the page sooner (about
+ * found in: read in one copy's urn order, testing each document, when that meets the page sooner (about
  * `(from + size) x documents / found` urns) than comparing every document found (firstInOrder) by its key in urn
  * order (`order`: the copy of the words' urnKeys, a number compared where a urn is a string behind a cache miss), or
  * by its urn where a document has no key.
  */
-function pageOf(found: DocumentSet, from: number, size: number, copies: readonly PairsCopy[], order: (number: number) => number): string[] {
+function pageOf(found: PagedSet, from: number, size: number, copies: readonly PairsCopy[], order: (number: number) => number): string[] {
   const copy = copies[0]
   if (found.count === 0 || !copy) return []
-  if (copies.length === 1 && (from + size) * copy.size < found.count * found.count / 2) return copy.pageByUrn((n) => hasDocument(found, n), from, size)
+  if (copies.length === 1 && (from + size) * copy.size < found.count * found.count / 2) return copy.pageByUrn(found.has, from, size)
   const urnOf = copies.length === 1 ? (n: number) => copy.urnOf(n) ?? '' : (n: number) => copies.map((c) => c.urnOf(n)).find((urn) => urn !== undefined) ?? ''
-  const numbers = found.numbers ?? documentNumbers(found)
+  const numbers = found.numbers()
   const first = numbers.every((n) => !Number.isNaN(order(n))) ? firstInOrder(numbers, from + size, order) : firstInOrder(numbers, from + size, urnOf)
   return first.slice(from).map(urnOf)
 }
@@ -315,10 +325,11 @@ export class NativeEngine implements SearchEngine {
     const c = filter.length === 1 && filter[0]!.length === 1 ? filter[0]![0]! : undefined
     if (!c || c.negated || c.values.length !== 1 || c.condition === 'CONTAIN' || c.condition === 'END_WITH' || !pairedCondition(fields, c)) return undefined
     const [pairs, { facets }, { words }] = await Promise.all([this.mirror.pairsOf(shard, entity.name, c.field, asOf), this.mirror.facetCopiesOf(shard, entity.name, asOf), this.mirror.wordsOf(shard, entity.name, asOf)])
-    const answer = pairs?.stretchAnswer(c.condition as RangeCondition, c.values[0]!.toLowerCase(), facets, (n) => words.orderKey(n), from, size)
-    if (!answer) return undefined
-    const result: ShardHits = { total: answer.total, hits: answer.page.map((urn) => ({ urn, score: 0 })), facets: [] }
-    if (answer.total > 0 && facetNames(fields).length > 0) result.counts = { shard, counts: answer.counts }
+    const stretch = pairs?.stretchAnswer(c.condition as RangeCondition, c.values[0]!.toLowerCase(), facets)
+    if (!stretch) return undefined
+    const page = pageOf({ count: stretch.total, has: stretch.holds, numbers: () => Array.from(stretch.numbers()) }, from, size, [pairs!], (n) => words.orderKey(n))
+    const result: ShardHits = { total: stretch.total, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
+    if (stretch.total > 0 && facetNames(fields).length > 0) result.counts = { shard, counts: stretch.counts }
     return result
   }
 
@@ -419,7 +430,7 @@ export class NativeEngine implements SearchEngine {
   private async answerHere(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, found: DocumentSet, pairFields: readonly string[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
     const copies = (await Promise.all(pairFields.map((field) => this.mirror.pairsOf(shard, entity.name, field, asOf)))).filter((c) => c !== undefined)
     const { words } = await this.mirror.wordsOf(shard, entity.name, asOf)
-    const page = pageOf(found, from, size, copies, (n) => words.orderKey(n))
+    const page = pageOf(pagedSet(found), from, size, copies, (n) => words.orderKey(n))
     const names = facetNames(fields)
     const result: ShardHits = { total: found.count, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
     if (found.count > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.numbers ?? found.bitmap, asOf, found.count)

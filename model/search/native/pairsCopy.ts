@@ -10,11 +10,11 @@
  *   comparison per match.
  * And each document's urn by its number, for the page of a small result. A large stretch, while every document has
  * at most one pair, is answered without its documents (stretchAnswer: its facets counted by blocks of the pairs'
- * order, stretchCounts.ts, its page read in the urns' order).
+ * order, stretchCounts.ts).
  */
 import type { FacetCopy, ValueCounts } from './facetCopy.ts'
 import { LexiconCopy } from './lexiconCopy.ts'
-import { firstInOrder, SortedEntries } from './sortedEntries.ts'
+import { SortedEntries } from './sortedEntries.ts'
 import { StretchCounts } from './stretchCounts.ts'
 
 /** A pair's value (lower-cased already), urn and document number. */
@@ -104,14 +104,14 @@ export class PairsCopy extends LexiconCopy {
   }
 
   /**
-   * A large stretch (START_WITH or a range) answered without reading its documents' values: how many documents,
-   * their facet counts (by value id of `facets`, the copy of the same index's facet values: counted by blocks of the
-   * pairs' order, stretchCounts.ts) and the urns of documents `from` to `from + count` in urn order (`order`: a
-   * number per document in urn order, NaN for none; the numbers read from beside the pairs). Undefined when the
-   * stretch has fewer than STRETCH_COUNTED pairs (its documents' values cost less) or a document has several pairs
-   * here: the caller then counts its documents (numbersWhere).
+   * A large stretch (START_WITH or a range) counted without reading its documents' values: how many documents, their
+   * facet counts (by value id of `facets`, the copy of the same index's facet values: counted by blocks of the pairs'
+   * order, stretchCounts.ts), a test of a document's number for being one of them, and their numbers (read from
+   * beside the pairs) for a page that compares them. Undefined when the stretch has fewer than STRETCH_COUNTED pairs
+   * (its documents' values cost less) or a document has several pairs here: the caller then counts its documents
+   * (numbersWhere).
    */
-  stretchAnswer(condition: RangeCondition, needle: string, facets: FacetCopy, order: (number: number) => number, from: number, count: number): { total: number; counts: ValueCounts; page: string[] } | undefined {
+  stretchAnswer(condition: RangeCondition, needle: string, facets: FacetCopy): { total: number; counts: ValueCounts; holds: (number: number) => boolean; numbers: () => Int32Array } | undefined {
     if (this.multiPaired > 0) return undefined
     const [start, within] = stretchOf(condition, needle)
     const pairs = this.valueOrder()
@@ -122,22 +122,7 @@ export class PairsCopy extends LexiconCopy {
       this.counts = new StretchCounts(pairs, facets, pairNumber)
     }
     const counted = this.counts.count(stretch)
-    if (!counted) return undefined
-    return { total: counted.total, counts: counted.counts, page: this.pageOf(counted, () => pairs.numbersWithin(start, within), order, from, count) }
-  }
-
-  /**
-   * The urns of documents `from` to `from + count`, in urn order, of a stretch's (`total` documents, which `holds`
-   * tells): read in the urns' order, testing each document, when that meets the page sooner (about
-   * `(from + count) x documents / total` urns) than comparing each of them (`numbers`) by its key in urn order
-   * (`order`), or by its urn where a document has none.
-   */
-  private pageOf(stretch: { total: number; holds: (number: number) => boolean }, numbers: () => Int32Array, order: (number: number) => number, from: number, count: number): string[] {
-    if ((from + count) * this.size < stretch.total * stretch.total / 2) return this.pageByUrn(stretch.holds, from, count)
-    const all = Array.from(numbers())
-    const urnOf = (n: number) => this.urnByNumber[n] ?? ''
-    const first = all.every((n) => !Number.isNaN(order(n))) ? firstInOrder(all, from + count, order) : firstInOrder(all, from + count, urnOf)
-    return first.slice(from).map(urnOf)
+    return counted && { ...counted, numbers: () => pairs.numbersWithin(start, within) }
   }
 
   /** Stops the counts by block following the facet values (this copy was replaced). */
