@@ -149,6 +149,11 @@ export class WordCopy {
     return this.postings[id]?.subarray(0, this.lengths[id]) ?? new Int32Array(0)
   }
 
+  /** The scores of word `id`'s documents, beside its posting (a view, as posting's). */
+  scoresOf(id: number): Float64Array {
+    return this.postingScores[id]?.subarray(0, this.lengths[id]) ?? new Float64Array(0)
+  }
+
   /** The ids of the words that start with `prefix`, in the words' order, at most `limit` + 1 (more: too many). */
   expand(prefix: string, limit: number): number[] {
     const found: number[] = []

@@ -36,7 +36,10 @@ export function matchWords(copy: WordCopy, words: readonly QueryWord[], expansio
   if (words.length === 1 && ids[0]!.length === 1 && !keep && !numbers) {
     // One posting, whole: its length and its page.
     const posting = copy.posting(ids[0]![0]!)
-    return { total: posting.length, page: Array.from(posting.subarray(from, from + size), (n) => ({ number: n, score: copy.score(n, ids[0]![0]!)! })), numbers: [] }
+    const scores = copy.scoresOf(ids[0]![0]!)
+    const page: WordMatch[] = []
+    for (let k = from; k < Math.min(from + size, posting.length); k++) page.push({ number: posting[k]!, score: scores[k]! })
+    return { total: posting.length, page, numbers: [] }
   }
   return words.length === 1 ? oneWord(copy, ids[0]!, keep, from, size, numbers) : severalWords(copy, ids, keep, from, size)
 }
@@ -58,10 +61,19 @@ export function singleWord(copy: WordCopy, words: readonly QueryWord[], expansio
 function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number) => boolean) | undefined, from: number, size: number, listed: boolean): WordAnswer {
   const postings = ids.map((id) => copy.posting(id))
   if (postings.length === 1) {
-    // Copied: the posting changes as the copy follows the log, which the facets' count may wait for.
+    // Copied: the posting changes as the copy follows the log, which the facets' count may wait for. Scores are
+    // read beside the posting (a document's own words are scattered in memory).
+    const posting = postings[0]!
+    const scores = copy.scoresOf(ids[0]!)
     const numbers: number[] = []
-    for (const n of postings[0]!) if (!keep || keep(n)) numbers.push(n)
-    return { total: numbers.length, page: numbers.slice(from, from + size).map((n) => ({ number: n, score: copy.score(n, ids[0]!)! })), numbers }
+    const page: WordMatch[] = []
+    for (let k = 0; k < posting.length; k++) {
+      const n = posting[k]!
+      if (keep && !keep(n)) continue
+      if (numbers.length >= from && numbers.length < from + size) page.push({ number: n, score: scores[k]! })
+      numbers.push(n)
+    }
+    return { total: numbers.length, page, numbers }
   }
   // Each document once: a mark per document number (a set of thousands of numbers cost more than the rest).
   const numbers: number[] = []
@@ -134,11 +146,12 @@ function severalWords(copy: WordCopy, ids: readonly (readonly number[])[], keep:
 /** The members of the postings of words `ids` merged in order (score, then urn): [number, score], duplicates kept. */
 function* merged(copy: WordCopy, ids: readonly number[]): Generator<[number, number]> {
   const postings = ids.map((id) => copy.posting(id))
+  const scores = ids.map((id) => copy.scoresOf(id))
   // A heap of the postings' heads.
   type Head = { k: number; at: number; n: number; score: number; key: number }
   const head = (k: number, at: number): Head | undefined => {
     const n = postings[k]![at]
-    return n === undefined ? undefined : { k, at, n, score: copy.score(n, ids[k]!)!, key: copy.orderKey(n) }
+    return n === undefined ? undefined : { k, at, n, score: scores[k]![at]!, key: copy.orderKey(n) }
   }
   const before = (a: Head, b: Head) => a.score < b.score || (a.score === b.score && a.key < b.key)
   const heap: Head[] = []

@@ -67,6 +67,14 @@ test('after writes, rewrites and removals, queries of words answer as computed f
           assert.is(got.total, want.total, where)
           assert.equal(got.page, want.page, where)
           assert.equal([...got.numbers].sort((a, b) => a - b), [...expected(docs, words, 0, 1000).page.map((m) => m.number)].sort((a, b) => a - b), where)
+          // Without the list of every match (its facets are kept): the page read from the posting as it is.
+          const unlisted = matchWords(copy, words, expansions, undefined, from, size, false)
+          assert.is(unlisted.total, want.total, `${where}, unlisted`)
+          assert.equal(unlisted.page, want.page, `${where}, unlisted`)
+          // Documents a filter accepts (odd numbers), paged among themselves.
+          const odd = new Map([...docs].filter(([n]) => n % 2 === 1))
+          const kept = matchWords(copy, words, expansions, (n) => n % 2 === 1, from, size)
+          assert.equal({ total: kept.total, page: kept.page }, expected(odd, words, from, size), `${where}, filtered`)
         }
       }
       // Words no document has any more are gone from the prefix expansion.
