@@ -60,19 +60,37 @@ export function mergeHits(shards: readonly ShardHits[], start: number, count: nu
 }
 
 /**
- * The first `take` hits of lists each already in the global order: one pass taking the smallest head each time
- * (a deep page's 16 lists of 2,010 hits are merged in ~32,000 comparisons, where sorting them all took ~500,000).
+ * The first `take` hits of lists each already in the global order: the lists' heads kept in a heap, so that each hit
+ * taken costs a few comparisons (log2 of the lists), not one per list (a deep page's 16 lists of 2,010 hits, whose
+ * urns tie on their scores and share their first 40 characters, took ~30,000 comparisons of urns that way).
  */
 export function mergeSorted(lists: readonly Hit[][], take: number): Hit[] {
   const out: Hit[] = []
   const at = lists.map(() => 0)
-  while (out.length < take) {
-    let best = -1
-    for (let k = 0; k < lists.length; k++) {
-      if (at[k]! < lists[k]!.length && (best < 0 || compareHits(lists[k]![at[k]!]!, lists[best]![at[best]!]!) < 0)) best = k
+  const head = (k: number): Hit => lists[k]![at[k]!]!
+  const before = (a: number, b: number): boolean => compareHits(head(a), head(b)) < 0
+  const heap = lists.flatMap((list, k) => (list.length > 0 ? [k] : []))
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1
+      let m = i
+      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l
+      if (l + 1 < heap.length && before(heap[l + 1]!, heap[m]!)) m = l + 1
+      if (m === i) return
+      ;[heap[i], heap[m]] = [heap[m]!, heap[i]!]
+      i = m
     }
-    if (best < 0) break
-    out.push(lists[best]![at[best]!++]!)
+  }
+  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i)
+  while (out.length < take && heap.length > 0) {
+    const k = heap[0]!
+    out.push(lists[k]![at[k]!++]!)
+    if (at[k]! === lists[k]!.length) {
+      // The list ran out: the heap's last takes its place.
+      const last = heap.pop()!
+      if (heap.length > 0) heap[0] = last
+    }
+    down(0)
   }
   return out
 }
