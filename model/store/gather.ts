@@ -44,8 +44,10 @@ export const DEEP_PAGE = 100
  * shards moved 80,000 members); instead, members spread evenly over shards (they are hashed), so the smallest of
  * the sets' members at rank start/S (S sets) has about `start` members before it in all; counting them exactly
  * (one count per set, O(log n)) tells which members from it on are wanted, and each set sends only that many
- * (start - before + count) from it on: three round trips. Exact whatever the spread: a pivot with more than `start`
- * members before it is dropped, and every set then sends from its first member. A shallow page (before DEEP_PAGE)
+ * (start - before + count) from it on: three round trips. The candidate a quarter up is counted beside the smallest
+ * and taken when it has at most `start` members before it (most often: the smallest lies ~1.8 standard deviations of
+ * the spread below `start`, so each of 16 sets sent ~400 members for a page from 3,500 of 8,300). Exact whatever the
+ * spread: a pivot with more than `start` members before it is dropped, and every set then sends from its first member. A shallow page (before DEEP_PAGE)
  * takes one round trip (each set's first start+count), and one set is read by rank.
  */
 export async function pageAcross(sets: readonly OrderedSet[], start: number, count: number): Promise<{ total: number; members: string[] }> {
@@ -63,12 +65,14 @@ export async function pageAcross(sets: readonly OrderedSet[], start: number, cou
   const [all, candidates] = await Promise.all([sizes, Promise.all(sets.map((s) => s.window(share, 1)))])
   const total = sum(all)
   if (start >= total || count <= 0) return { total, members: [] }
-  let pivot = candidates.flat().reduce<string | undefined>((a, b) => (a === undefined || b < a ? b : a), undefined)
-  let before = pivot === undefined ? 0 : sum(await Promise.all(sets.map((s) => s.countBefore(pivot!))))
-  if (before > start) {
-    pivot = undefined
-    before = 0
-  }
+  // Two pivots counted together: the smallest candidate, and the one a quarter up the candidates (nearer `start`, so
+  // that each set sends fewer members from it: it is taken when it has at most `start` members before it).
+  const sorted = candidates.flat().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const pivots = [...new Set([sorted[Math.floor((sorted.length - 1) / 4)], sorted[0]])].filter((p) => p !== undefined)
+  const counted = await Promise.all(pivots.map(async (p) => ({ pivot: p, before: sum(await Promise.all(sets.map((s) => s.countBefore(p)))) })))
+  const best = counted.find((c) => c.before <= start)
+  const pivot = best?.pivot
+  const before = best?.before ?? 0
   const lists = await Promise.all(sets.map((s, k) => all[k]! > 0 ? s.from(pivot, start - before + count) : []))
   return { total, members: mergeOrdered(lists, start - before + count).slice(start - before) }
 }
