@@ -276,6 +276,10 @@ export class NativeEngine implements SearchEngine {
     const fields = this.registry.searchFields(query.entity)
     const stretched = query.text.kind === 'all' ? await this.stretchAnswer(shard, query.entity, fields, query.filter, from, size, asOf) : undefined
     if (stretched) return stretched
+    // One criterion, EQUAL on a facet field (`field:value`, or `*` with a facet picked).
+    const only = must.length === 1 && query.filter.length === 0 ? must[0] : must.length === 0 && query.filter.length === 1 && query.filter[0]!.length === 1 ? query.filter[0]![0] : undefined
+    const valued = only && !documents && words.length === 0 ? await this.valueAnswer(shard, query.entity, fields, only, from, size, asOf) : undefined
+    if (valued) return valued
     // A filter of facet values and names' conditions is checked on this process's copies (localFilter.ts), any
     // other filter is resolved to its documents by the script.
     const local = query.text.kind === 'field' ? null : await this.localFilter(shard, query.entity, fields, query.filter, asOf)
@@ -293,9 +297,8 @@ export class NativeEngine implements SearchEngine {
       return this.answerHere(shard, query.entity, fields, documentSet(candidates.numbers, accept), candidates.fields, from, size, documents, asOf)
     }
     const names = facetNames(fields)
-    // One criterion, EQUAL on a frequent facet value (`field:value`, or `*` with a facet picked): its facet counts
-    // are kept (facetTallies.ts), read while the script only pages.
-    const only = must.length === 1 && query.filter.length === 0 ? must[0] : must.length === 0 && query.filter.length === 1 && query.filter[0]!.length === 1 ? query.filter[0]![0] : undefined
+    // One criterion, EQUAL on a frequent facet value, whose page's documents are read with it: its facet counts are
+    // kept (facetTallies.ts), read while the script only pages.
     const tally = only && names.length > 0 ? this.valueTally(shard, query.entity, fields, only, asOf) : undefined
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const resolvedMust = await this.resolveInner(shard, query.entity, must, asOf)
@@ -331,6 +334,29 @@ export class NativeEngine implements SearchEngine {
     const result: ShardHits = { total: stretch.total, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
     if (stretch.total > 0 && facetNames(fields).length > 0) result.counts = { shard, counts: stretch.counts }
     return result
+  }
+
+  /**
+   * `field:value` or `*` with one facet value picked, when the value is a kept one (facetTallies.ts: at least
+   * NATIVE_TALLY_MIN documents have it, over the shards): answered from this process's copies, where the script
+   * paged its posting (on a cluster, one script per shard and query): the total is the copy's count of the value's
+   * documents, the facets its kept counts, and the page the first of its documents (a bitmap kept beside the
+   * counts) in urn order, by the copy of the words' urn keys (each document's urn is among its words). Undefined
+   * for any other criterion: the script answers it.
+   */
+  private async valueAnswer(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, c: Criterion, from: number, size: number, asOf: number): Promise<ShardHits | undefined> {
+    const criterion = facetCriterionOf(fields, c)
+    if (!criterion || criterion.negated) return undefined
+    const { words, facets, tallies } = await this.mirror.wordsOf(shard, entity.name, asOf)
+    const ids = criterionValueIds(facets, criterion)
+    const counts = ids.length === 1 ? tallies.ofValue(ids[0]!) : undefined
+    const bitmap = counts && tallies.documentsOf(ids[0]!)
+    if (!counts || !bitmap) return undefined
+    const numbers = documentNumbers({ bitmap: Buffer.from(bitmap.buffer, bitmap.byteOffset, bitmap.byteLength), count: 0 })
+    // Every document is among the words (its urn's); one that is not yet (the copies follow one log) is the script's.
+    if (!numbers.every((n) => words.has(n) && !Number.isNaN(words.orderKey(n)))) return undefined
+    const page = firstInOrder(numbers, from + size, (n) => words.orderKey(n)).slice(from)
+    return { total: numbers.length, hits: page.map((n) => ({ urn: words.urn(n), score: 0 })), facets: [], counts: { shard, counts } }
   }
 
   /** A script's result's facet counts: from its bitmap or its documents' numbers, counted here, or as it counted a match-all. */

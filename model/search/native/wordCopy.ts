@@ -203,6 +203,11 @@ export class WordCopy {
     return this.urnKeys.keyOf(number)
   }
 
+  /** Whether the copy holds document `number`. */
+  has(number: number): boolean {
+    return this.documents[number] !== undefined
+  }
+
   urn(number: number): string {
     return this.documents[number]!.urn
   }
