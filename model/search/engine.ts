@@ -84,6 +84,12 @@ export interface SearchEngine {
    */
   matchAllPage?(query: SearchQuery, start: number, count: number): Promise<string[] | null>
   /**
+   * Optional, for an engine that answers several shards in this process: the urns [start, start+count) of a query
+   * as it would answer it now, before its shards' reads (synchronous), or undefined when it cannot tell. The page's
+   * documents may then be read beside the shards' reads, and kept when the page the shards give is the same.
+   */
+  guessPage?(query: SearchQuery, start: number, count: number): string[] | undefined
+  /**
    * Up to `limit` urns of `entity`'s searchable (live) documents in one shard, in urn order (code units, as Redis
    * sorts members) strictly after `after` (from the first when undefined); `descending`: in reverse order, strictly
    * before `after`. A range read of an ordered set: scroll (model/search/scroll.ts) pages with it.

@@ -25,6 +25,9 @@ export interface AutocompleteRequest { entity: EntitySpec; query: string; limit:
 export interface BrowseRequest { entity: EntitySpec; path: string; start: number; limit: number }
 export interface ScrollSearchRequest { entities: readonly EntitySpec[]; input: string; filter?: unknown; count: number; order: ScrollOrder; scrollId?: string }
 
+/** Whether two pages list the same urns in the same order. */
+const sameUrns = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((urn, i) => urn === b[i])
+
 export class SearchService {
   private readonly redis: RedisClient
   private readonly registry: Registry
@@ -54,6 +57,10 @@ export class SearchService {
     // for a match-all the engine pages across shards itself, only their totals and facets).
     const single = this.keys.shards === 1
     const page = single ? null : (await this.engine.matchAllPage?.(query, req.start, count)) ?? null
+    // Several shards: the page as the engine guesses it (before its shards' reads), whose documents are read beside
+    // those reads, and kept when the merged page is the same.
+    const guessed = single || text.kind === 'all' ? undefined : this.engine.guessPage?.(query, req.start, count)
+    const early = guessed && guessed.length > 0 ? this.documents(req.entity, guessed) : undefined
     // One shard also answers its page's documents (each of several would send its first start+count), which only
     // the matched fields of a query of text read.
     const shards = await Promise.all(this.keys.allShards().map((shard) =>
@@ -61,7 +68,8 @@ export class SearchService {
         { documents: single && text.kind !== 'all', facetValues: this.shardFacetValues })))
     const merged = await this.merged(req.entity, shards, req.start, count)
     const hits = page ? { ...merged, urns: page } : merged
-    return this.answer(req, query, hits, single ? shards[0]!.documents : undefined)
+    const stored = single ? shards[0]!.documents : early && sameUrns(guessed!, hits.urns) ? await early : undefined
+    return this.answer(req, query, hits, stored)
   }
 
   /** The shards' answers as one (merge.ts), with the facets the engine sums itself when its shards gave counts. */

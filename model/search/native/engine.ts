@@ -18,8 +18,9 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { LuaScript } from '../../store/script.ts'
-import type { FacetCounts, SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
+import type { FacetCounts, Hit, SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
 import { firstK } from '../firstK.ts'
+import { mergeSorted } from '../merge.ts'
 import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
 import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
@@ -121,6 +122,12 @@ interface WordsMatched {
   stamp: number[]
 }
 
+/** The copies of one shard's words and facet values, as they are (IndexMirror.copiedWords). */
+type CopiedWords = { words: WordCopy; facets: FacetCopy; tallies: FacetTallies }
+
+/** A shard's answer worked out by guessPage on its copies as they were, for the page [from, from + size). */
+interface ShardGuess { early: CopiedWords; guess: WordsMatched; from: number; size: number }
+
 const sameStamp = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i])
 
 /** The names of a type's facet fields (`fields`: its search fields). */
@@ -163,6 +170,8 @@ export class NativeEngine implements SearchEngine {
   private readonly bitmapMin: number
   /** The lexicons CONTAIN and END_WITH compare and the documents' facet values, copied on first use. */
   private readonly mirror: IndexMirror
+  /** Each shard's guess of a query's page (guessPage), until its searchShard takes it up; gone with the query. */
+  private readonly guesses = new WeakMap<SearchQuery, Map<number, ShardGuess>>()
 
   /** Distinct values a string condition or a word prefix may match in a query (MAX_FILTER_VALUES), and in a shard. */
   private readonly maxValues: number
@@ -287,7 +296,8 @@ export class NativeEngine implements SearchEngine {
     if (words.length > 0) {
       const accepted = local ? undefined : await this.filterDocuments(shard, query.entity, query.filter, asOf)
       const keep = local ? (copies: { facets: FacetCopy; tallies: FacetTallies }) => localCheck(copies.facets, local, copies.tallies) : () => accepted
-      return this.answerWords(shard, query.entity, fields, words, keep, from, size, documents, asOf)
+      const prior = this.guesses.get(query)?.get(shard)
+      return this.answerWords(shard, query.entity, fields, words, keep, from, size, documents, asOf, prior?.from === from && prior.size === size ? prior : undefined)
     }
     // `*` and a name's condition (with facet values, or more such groups) is answered from the documents it found.
     const candidates = local ? localCandidates(local) : undefined
@@ -473,16 +483,12 @@ export class NativeEngine implements SearchEngine {
    * the query's words' postings meanwhile (nor, for a filter checked on the copies, changed its facet values), that
    * answer stands and the query waited for Redis once; else it is worked out again on the caught-up copies.
    */
-  private async answerWords(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], keep: (copies: { facets: FacetCopy; tallies: FacetTallies }) => ((number: number) => boolean) | undefined, from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
-    const early = documents ? this.mirror.copiedWords(shard, entity.name) : undefined
-    let guess: WordsMatched | undefined
-    try {
-      guess = early && this.matchOn(early, fields, words, keep, from, size)
-    } catch {
-      // Too broad on the copies as they are: the caught-up copies decide.
-    }
+  private async answerWords(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], keep: (copies: { facets: FacetCopy; tallies: FacetTallies }) => ((number: number) => boolean) | undefined, from: number, size: number, documents: boolean, asOf: number, prior?: ShardGuess): Promise<ShardHits> {
+    const early = prior?.early ?? (documents ? this.mirror.copiedWords(shard, entity.name) : undefined)
+    let guess = prior?.guess
+    if (!prior) guess = early && this.guessOn(early, fields, words, keep, from, size)
     const caughtUp = this.mirror.wordsOf(shard, entity.name, asOf)
-    const guessedDocuments = guess && this.pageDocuments(entity, guess.page)
+    const guessedDocuments = documents && guess ? this.pageDocuments(entity, guess.page) : undefined
     // Not awaited when the guess does not stand (or the catch-up fails): its failure is then nobody's.
     guessedDocuments?.catch(() => {})
     const copies = await caughtUp
@@ -497,6 +503,43 @@ export class NativeEngine implements SearchEngine {
     if (answer.total > 0 && matched.faceted) result.counts = tallied ? { shard, counts: tallied } : await this.countFacets(shard, entity, countable(answer.numbers), asOf)
     if (documents) result.documents = stands && guessedDocuments ? await guessedDocuments : await this.pageDocuments(entity, page)
     return result
+  }
+
+  /** A query of words matched on copies as they are, or undefined when it is too broad there (the caught-up copies decide). */
+  private guessOn(early: CopiedWords, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], keep: (copies: { facets: FacetCopy; tallies: FacetTallies }) => ((number: number) => boolean) | undefined, from: number, size: number): WordsMatched | undefined {
+    try {
+      return this.matchOn(early, fields, words, keep, from, size)
+    } catch {
+      return undefined
+    }
+  }
+
+  /**
+   * Several shards' page of a query of words (without a filter, or with one of facet values only), as the copies are
+   * now, before they catch up: each shard's first start+count merged. The service reads these urns' documents beside
+   * the catch-up and keeps them when the page it gets is the same, so that such a query waits for Redis once on a
+   * cluster too (answerWords does the same within one shard). Each shard's guess is kept with the query and taken up
+   * by its searchShard, which keeps it when it still stands (no change in the postings of its words), so the words
+   * are matched once. Undefined for any other query, or while a shard has no copy yet.
+   */
+  guessPage(query: SearchQuery, start: number, count: number): string[] | undefined {
+    if (query.text.kind !== 'words' || this.keys.shards === 1) return undefined
+    const fields = this.registry.searchFields(query.entity)
+    const criteria = localCriteriaOf(fields, query.filter)
+    if (!criteria || criteria.some((group) => group.some((c) => !('facet' in c)))) return undefined
+    const local = criteria as ResolvedCriterion[][]
+    const keep = (copies: { facets: FacetCopy; tallies: FacetTallies }) => localCheck(copies.facets, local, copies.tallies)
+    const guesses = new Map<number, ShardGuess>()
+    const lists: Hit[][] = []
+    for (const shard of this.keys.allShards()) {
+      const early = this.mirror.copiedWords(shard, query.entity.name)
+      const guess = early && this.guessOn(early, fields, query.text.words, keep, 0, start + count)
+      if (!early || !guess) return undefined
+      guesses.set(shard, { early, guess, from: 0, size: start + count })
+      lists.push(guess.answer.page.map((m, i) => ({ urn: guess.page[i]!, score: -m.score || 0 })))
+    }
+    this.guesses.set(query, guesses)
+    return mergeSorted(lists, start + count).slice(start).map((hit) => hit.urn)
   }
 
   /** A query of words matched on copies as they are (answerWords), with what tells whether it still stands. */
