@@ -356,7 +356,11 @@ export class NativeEngine implements SearchEngine {
    */
   private async valueAnswer(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, c: Criterion, from: number, size: number, asOf: number): Promise<ShardHits | undefined> {
     const criterion = facetCriterionOf(fields, c)
-    if (!criterion || criterion.negated) return undefined
+    const copied = this.mirror.copiedWords(shard, entity.name)
+    // Decided on the copies as they are (no copy is made for it), then answered once they are current.
+    if (!criterion || criterion.negated || !copied) return undefined
+    const named = criterionValueIds(copied.facets, criterion)
+    if (named.length !== 1 || !copied.tallies.keeps(named[0]!)) return undefined
     const { words, facets, tallies } = await this.mirror.wordsOf(shard, entity.name, asOf)
     const ids = criterionValueIds(facets, criterion)
     const counts = ids.length === 1 ? tallies.ofValue(ids[0]!) : undefined
