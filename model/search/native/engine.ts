@@ -35,7 +35,7 @@ import { hasBit, type FacetCopy, type FacetValues, type ValueCounts } from './fa
 import type { FacetTallies } from './facetTallies.ts'
 import { matchWords, singleWord, type QueryWord, type WordAnswer } from './wordQuery.ts'
 import type { WordCopy } from './wordCopy.ts'
-import { criterionValueIds, documentNumbers, documentSet, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type ResolvedCriterion } from './localFilter.ts'
+import { criterionValueIds, documentNumbers, documentSet, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type FacetCriterion, type ResolvedCriterion } from './localFilter.ts'
 import { addTo, emptyBuckets } from '../buckets.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
@@ -361,7 +361,11 @@ export class NativeEngine implements SearchEngine {
     if (!criterion || criterion.negated || !copied) return undefined
     const named = criterionValueIds(copied.facets, criterion)
     if (named.length !== 1 || !copied.tallies.keeps(named[0]!)) return undefined
-    const { words, facets, tallies } = await this.mirror.wordsOf(shard, entity.name, asOf)
+    return this.valueOn(shard, await this.mirror.wordsOf(shard, entity.name, asOf), criterion, from, size)
+  }
+
+  /** The answer of a kept facet value on copies (valueAnswer), or undefined when they do not keep it. */
+  private valueOn(shard: number, { words, facets, tallies }: CopiedWords, criterion: FacetCriterion, from: number, size: number): ShardHits | undefined {
     const ids = criterionValueIds(facets, criterion)
     const counts = ids.length === 1 ? tallies.ofValue(ids[0]!) : undefined
     const bitmap = counts && tallies.documentsOf(ids[0]!)
@@ -519,16 +523,19 @@ export class NativeEngine implements SearchEngine {
   }
 
   /**
-   * Several shards' page of a query of words (without a filter, or with one of facet values only), as the copies are
-   * now, before they catch up: each shard's first start+count merged. The service reads these urns' documents beside
+   * Several shards' page of a query of words (without a filter, or with one of facet values only) or of `field:value`
+   * on a kept facet value (guessValuePage), as the copies are now, before they catch up: each shard's first
+   * start+count merged. The service reads these urns' documents beside
    * the catch-up and keeps them when the page it gets is the same, so that such a query waits for Redis once on a
    * cluster too (answerWords does the same within one shard). Each shard's guess is kept with the query and taken up
    * by its searchShard, which keeps it when it still stands (no change in the postings of its words), so the words
    * are matched once. Undefined for any other query, or while a shard has no copy yet.
    */
   guessPage(query: SearchQuery, start: number, count: number): string[] | undefined {
-    if (query.text.kind !== 'words' || this.keys.shards === 1) return undefined
+    if (this.keys.shards === 1) return undefined
     const fields = this.registry.searchFields(query.entity)
+    if (query.text.kind === 'field') return this.guessValuePage(query, fields, start, count)
+    if (query.text.kind !== 'words') return undefined
     const criteria = localCriteriaOf(fields, query.filter)
     if (!criteria || criteria.some((group) => group.some((c) => !('facet' in c)))) return undefined
     const local = criteria as ResolvedCriterion[][]
@@ -543,6 +550,24 @@ export class NativeEngine implements SearchEngine {
       lists.push(guess.answer.page.map((m, i) => ({ urn: guess.page[i]!, score: -m.score || 0 })))
     }
     this.guesses.set(query, guesses)
+    return mergeSorted(lists, start + count).slice(start).map((hit) => hit.urn)
+  }
+
+  /**
+   * Several shards' page of `field:value` on a kept facet value (valueAnswer) as the copies are now: each shard's
+   * first start+count merged (cheap: answered again once the copies are current), or undefined.
+   */
+  private guessValuePage(query: SearchQuery, fields: ReadonlyMap<string, SearchField>, start: number, count: number): string[] | undefined {
+    if (query.text.kind !== 'field' || query.filter.length > 0) return undefined
+    const criterion = facetCriterionOf(fields, { field: query.text.field, condition: 'EQUAL', values: [query.text.value], negated: false, numeric: false })
+    if (!criterion) return undefined
+    const lists: Hit[][] = []
+    for (const shard of this.keys.allShards()) {
+      const early = this.mirror.copiedWords(shard, query.entity.name)
+      const guess = early && this.valueOn(shard, early, criterion, 0, start + count)
+      if (!guess) return undefined
+      lists.push(guess.hits)
+    }
     return mergeSorted(lists, start + count).slice(start).map((hit) => hit.urn)
   }
 
