@@ -167,13 +167,18 @@ export const hasDocument = (set: DocumentSet, number: number): boolean => hasBit
 
 /** The set's document numbers, in increasing order. */
 export function documentNumbers(set: DocumentSet): number[] {
+  return bitmapNumbers(set.bitmap)
+}
+
+/** The numbers of the bits set in `bitmap` (bit n = document n, most significant bit first), in order. */
+export function bitmapNumbers(bitmap: Uint8Array): number[] {
   const out: number[] = []
-  set.bitmap.forEach((byte, at) => {
-    for (let bits = byte; bits !== 0;) {
+  for (let at = 0; at < bitmap.length; at++) {
+    for (let bits = bitmap[at]!; bits !== 0;) {
       const bit = Math.clz32(bits) - 24
       bits ^= 0x80 >> bit
       out.push(at * 8 + bit)
     }
-  })
+  }
   return out
 }
