@@ -30,12 +30,12 @@ import { nativeDocumentOps } from './documentOps.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
 import { pairUrn, type Numbers, type PairCondition, type PairsCopy, type RangeCondition } from './pairsCopy.ts'
-import { firstInOrder } from './sortedEntries.ts'
+import { firstInOrder, lowerBound } from './sortedEntries.ts'
 import { hasBit, type FacetCopy, type FacetValues, type ValueCounts } from './facetCopy.ts'
 import type { FacetTallies } from './facetTallies.ts'
 import { matchWords, singleWord, type QueryWord, type WordAnswer } from './wordQuery.ts'
 import type { WordCopy } from './wordCopy.ts'
-import { bitmapNumbers, criterionValueIds, documentNumbers, documentSet, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type FacetCriterion, type ResolvedCriterion } from './localFilter.ts'
+import { criterionValueIds, documentNumbers, documentSet, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type FacetCriterion, type ResolvedCriterion } from './localFilter.ts'
 import { addTo, emptyBuckets } from '../buckets.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
@@ -375,11 +375,29 @@ export class NativeEngine implements SearchEngine {
     const counts = ids.length === 1 ? tallies.ofValue(ids[0]!) : undefined
     const bitmap = counts && tallies.documentsOf(ids[0]!)
     if (!counts || !bitmap) return undefined
-    const numbers = bitmapNumbers(bitmap)
-    // Every document is among the words (its urn's); one that is not yet (the copies follow one log) is the script's.
-    if (!numbers.every((n) => words.has(n) && !Number.isNaN(words.orderKey(n)))) return undefined
-    const page = firstInOrder(numbers, from + size, (n) => words.orderKey(n)).slice(from)
-    return { total: numbers.length, hits: page.map((n) => ({ urn: words.urn(n), score: 0 })), facets: [], counts: { shard, counts } }
+    // The first from + size of its documents by urn key, in one pass over the bitmap (a few hundred documents a
+    // shard: a list of them, checked and then ordered, cost three times as much). Every document is among the words
+    // (its urn's); one that is not yet (the copies follow one log) leaves the query to the script.
+    const want = from + size
+    const keys: number[] = []
+    const best: number[] = []
+    let total = 0
+    for (let at = 0; at < bitmap.length; at++) {
+      for (let bits = bitmap[at]!; bits !== 0;) {
+        const bit = Math.clz32(bits) - 24
+        bits ^= 0x80 >> bit
+        const n = at * 8 + bit
+        const key = words.orderKey(n)
+        if (Number.isNaN(key) || !words.has(n)) return undefined
+        total++
+        if (keys.length === want && key >= keys[want - 1]!) continue
+        const place = lowerBound(keys, key)
+        keys.splice(place, 0, key)
+        best.splice(place, 0, n)
+        if (keys.length > want) { keys.pop(); best.pop() }
+      }
+    }
+    return { total, hits: best.slice(from).map((n) => ({ urn: words.urn(n), score: 0 })), facets: [], counts: { shard, counts } }
   }
 
   /** A script's result's facet counts: from its bitmap or its documents' numbers, counted here, or as it counted a match-all. */
@@ -528,9 +546,8 @@ export class NativeEngine implements SearchEngine {
   }
 
   /**
-   * Several shards' page of a query of words (without a filter, or with one of facet values only) or of `field:value`
-   * on a kept facet value (guessValuePage), as the copies are now, before they catch up: each shard's first
-   * start+count merged. The service reads these urns' documents beside
+   * Several shards' page of a query of words (without a filter, or with one of facet values only), as the copies are
+   * now, before they catch up: each shard's first start+count merged. The service reads these urns' documents beside
    * the catch-up and keeps them when the page it gets is the same, so that such a query waits for Redis once on a
    * cluster too (answerWords does the same within one shard). Each shard's guess is kept with the query and taken up
    * by its searchShard, which keeps it when it still stands (no change in the postings of its words), so the words
@@ -538,10 +555,8 @@ export class NativeEngine implements SearchEngine {
    * yet.
    */
   guessPage(query: SearchQuery, start: number, count: number): string[] | undefined {
-    if (this.keys.shards === 1 || start + count > GUESSED_DEPTH) return undefined
+    if (this.keys.shards === 1 || start + count > GUESSED_DEPTH || query.text.kind !== 'words') return undefined
     const fields = this.registry.searchFields(query.entity)
-    if (query.text.kind === 'field') return this.guessValuePage(query, fields, start, count)
-    if (query.text.kind !== 'words') return undefined
     const criteria = localCriteriaOf(fields, query.filter)
     if (!criteria || criteria.some((group) => group.some((c) => !('facet' in c)))) return undefined
     const local = criteria as ResolvedCriterion[][]
@@ -556,24 +571,6 @@ export class NativeEngine implements SearchEngine {
       lists.push(guess.answer.page.map((m, i) => ({ urn: guess.page[i]!, score: -m.score || 0 })))
     }
     this.guesses.set(query, guesses)
-    return mergeSorted(lists, start + count).slice(start).map((hit) => hit.urn)
-  }
-
-  /**
-   * Several shards' page of `field:value` on a kept facet value (valueAnswer) as the copies are now: each shard's
-   * first start+count merged (cheap: answered again once the copies are current), or undefined.
-   */
-  private guessValuePage(query: SearchQuery, fields: ReadonlyMap<string, SearchField>, start: number, count: number): string[] | undefined {
-    if (query.text.kind !== 'field' || query.filter.length > 0) return undefined
-    const criterion = facetCriterionOf(fields, { field: query.text.field, condition: 'EQUAL', values: [query.text.value], negated: false, numeric: false })
-    if (!criterion) return undefined
-    const lists: Hit[][] = []
-    for (const shard of this.keys.allShards()) {
-      const early = this.mirror.copiedWords(shard, query.entity.name)
-      const guess = early && this.valueOn(shard, early, criterion, 0, start + count)
-      if (!guess) return undefined
-      lists.push(guess.hits)
-    }
     return mergeSorted(lists, start + count).slice(start).map((hit) => hit.urn)
   }
 

@@ -167,11 +167,7 @@ export const hasDocument = (set: DocumentSet, number: number): boolean => hasBit
 
 /** The set's document numbers, in increasing order. */
 export function documentNumbers(set: DocumentSet): number[] {
-  return bitmapNumbers(set.bitmap)
-}
-
-/** The numbers of the bits set in `bitmap` (bit n = document n, most significant bit first), in order. */
-export function bitmapNumbers(bitmap: Uint8Array): number[] {
+  const bitmap = set.bitmap
   const out: number[] = []
   for (let at = 0; at < bitmap.length; at++) {
     for (let bits = bitmap[at]!; bits !== 0;) {
