@@ -49,6 +49,18 @@ test('pages equal the slice of all members in order: spread evenly, skewed, one 
   }
 })
 
+test('deep pages of many sets, whose pivot is refined: the slice of all members in order', async () => {
+  const urns = urnsOf(4000)
+  const sorted = [...urns].sort()
+  const keys = keysOf(16, 'many')
+  await Promise.all(urns.map((urn, i) => redis.zadd(keys[(i * 7919) % 16]!, 0, urn)))
+  for (const start of [150, 999, 2345, 3990, 3999]) {
+    const page = await pageAcross(setsOf(keys), start, 10)
+    assert.equal(page.members, sorted.slice(start, start + 10), `from ${start}`)
+  }
+  for (const key of keys) await redis.del(key)
+})
+
 test.after(async () => {
   for (const [name, shards] of [['even', 5], ['skewed', 5], ['one_shard_empty', 5], ['one_shard', 1]] as const) {
     for (const key of keysOf(shards, name)) await redis.del(key)
