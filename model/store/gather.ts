@@ -66,33 +66,14 @@ export async function pageAcross(sets: readonly OrderedSet[], start: number, cou
   const [all, candidates] = await Promise.all([sizes, Promise.all(sets.map((s) => s.window(share, 1)))])
   const total = sum(all)
   if (start >= total || count <= 0) return { total, members: [] }
-  let best = (await countedPivots(sets, candidates.flat())).find((c) => c.before <= start)
-  // Still far below `start` (each set would send everything in between): once more, from each set's member that far
-  // up by its share of the distance (two more round trips, each command O(log n)).
-  if (best && start - best.before > REFINE_FROM * Math.max(count, sets.length)) {
-    const { counts, before } = best
-    const step = Math.floor((start - before) / sets.length)
-    const nearer = await Promise.all(sets.map((s, k) => s.window(counts[k]! + step, 1)))
-    best = (await countedPivots(sets, nearer.flat())).find((c) => c.before <= start && c.before > before) ?? best
-  }
+  // Two pivots counted together: the smallest candidate, and the one a quarter up the candidates (nearer `start`, so
+  // that each set sends fewer members from it: it is taken when it has at most `start` members before it).
+  const sorted = candidates.flat().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const pivots = [...new Set([sorted[Math.floor((sorted.length - 1) / 4)], sorted[0]])].filter((p) => p !== undefined)
+  const counted = await Promise.all(pivots.map(async (p) => ({ pivot: p, before: sum(await Promise.all(sets.map((s) => s.countBefore(p)))) })))
+  const best = counted.find((c) => c.before <= start)
   const pivot = best?.pivot
   const before = best?.before ?? 0
   const lists = await Promise.all(sets.map((s, k) => all[k]! > 0 ? s.from(pivot, start - before + count) : []))
   return { total, members: mergeOrdered(lists, start - before + count).slice(start - before) }
-}
-
-/** A pivot is refined once when more than this many pages (or sets) of members lie between it and `start`. */
-const REFINE_FROM = 4
-
-/**
- * Two pivots of `candidates` counted together (each set's members before them): the smallest, and the one a quarter
- * up (nearer `start`: taken when it has at most `start` members before it); the nearer first.
- */
-async function countedPivots(sets: readonly OrderedSet[], candidates: string[]): Promise<{ pivot: string; before: number; counts: number[] }[]> {
-  const sorted = candidates.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  const pivots = [...new Set([sorted[Math.floor((sorted.length - 1) / 4)], sorted[0]])].filter((p) => p !== undefined)
-  return Promise.all(pivots.map(async (pivot) => {
-    const counts = await Promise.all(sets.map((s) => s.countBefore(pivot)))
-    return { pivot, before: counts.reduce((a, b) => a + b, 0), counts }
-  }))
 }
