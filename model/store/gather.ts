@@ -46,7 +46,7 @@ export const DEEP_PAGE = 100
  * (one count per set, O(log n)) tells which members from it on are wanted, and each set sends only that many
  * (start - before + count) from it on: three round trips. The candidate a quarter up is counted beside the smallest
  * and taken when it has at most `start` members before it (most often: the smallest lies ~1.8 standard deviations of
- * the spread below `start`, so each of 16 sets sent ~400 members for a page from 3,500 of 8,300). Exact whatever
+ * the spread below `start`, so each of 16 sets sent a few hundred members for a page from 3,500 of 8,300). Exact whatever
  * the spread: a pivot with more than `start` members before it is dropped, and every set then sends from its first
  * member. A shallow page (before DEEP_PAGE) takes one round trip (each set's first start+count), and one set is
  * read by rank.
