@@ -188,18 +188,23 @@ export function firstInOrder<T, K extends string | number>(items: T[], k: number
   if (4 * k >= items.length) return items.map((item) => [key(item), item] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).slice(0, k).map((e) => e[1])
   const best: T[] = []
   const keys: K[] = []
-  for (const item of items) {
-    const s = key(item)
-    if (best.length === k) {
-      if (s >= keys[k - 1]!) continue
-      best.pop()
-      keys.pop()
-    }
-    const at = lowerBound(keys, s)
-    keys.splice(at, 0, s)
-    best.splice(at, 0, item)
-  }
+  for (const item of items) keepIfFirst(keys, best, k, key(item), item)
   return best
+}
+
+/**
+ * Keeps `item`, of key `key`, among the first `k` (`best`, their keys beside them in `keys`, in order) when it comes
+ * before the last of them (or they are fewer): one comparison for most items, a binary search for the others.
+ */
+export function keepIfFirst<T, K extends string | number>(keys: K[], best: T[], k: number, key: K, item: T): void {
+  if (best.length === k) {
+    if (key >= keys[k - 1]!) return
+    best.pop()
+    keys.pop()
+  }
+  const at = lowerBound(keys, key)
+  keys.splice(at, 0, key)
+  best.splice(at, 0, item)
 }
 
 

@@ -70,7 +70,7 @@ test('a large stretch answered by blocks equals its answer from scratch after an
       const got = pairs.stretchAnswer(condition, v, facets)
       const matching = [...names].filter(([, name]) => MEETS[condition](name, v)).map(([m]) => m).sort((a, b) => a - b)
       if (!got) {
-        assert.ok(matching.length < 4096, `${condition} ${v}: ${matching.length} documents, not answered by blocks`)
+        assert.ok(matching.length < 2048, `${condition} ${v}: ${matching.length} documents, not answered by blocks`)
         continue
       }
       answered++
