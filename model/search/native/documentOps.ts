@@ -5,12 +5,12 @@
  *   words:          hash: document number -> `urn \0 words` (wordCopy.ts encodeWords: every token with minus its
  *                   relevance): the gateways copy it (indexMirror.ts) and answer every query of words from the
  *                   copy (wordQuery.ts), so no token has a posting here
- *   kw:<f>\0<v>     urns whose field f has the value v (lower-cased), or a urn whose id part is v: a set while
- *                   small, a sorted set (score 0, urn order) from 64 members on (KLINK: a filter on one value pages
- *                   through it as it is)
+ *   kw:<f>\0<v>     urns whose field f has the value v (lower-cased): a set while small, a sorted set (score
+ *                   0, urn order) from 64 members on (KLINK: a filter on one value pages through it as it is); a
+ *                   urn's id (`tags:pii` for urn:svc:tag:Pii) has no posting of its own: the gateways find the
+ *                   values it names in their copy of the lexicon (engine.ts resolveInner, localFilter.ts)
  *   vals:<f>        sorted set (lexicographic): the lower-cased values of field f with a posting (facets, ranges)
  *   valo:<f>        hash: lower-cased value -> original spelling, for facet fields (facet buckets show it)
- *   aliases:        sorted set (lexicographic): the `field\0id` of every urn-id posting
  *   num:<f>         sorted set: urn -> number (COUNT fields)
  *   ac:             sorted set (lexicographic): autocomplete entries `text\0original\0urn`
  *   docs:           hash: urn -> `<document number>|<facet line>` (facetLine in entries.ts); numbers of removed
@@ -94,10 +94,6 @@ export function nativeDocumentOps(
     ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower], linkLogged(field, lower, true))
     if (!old.keywords.has(kw)) ops.push(...keywordOps(kw, '1'))
   }
-  const aliasPost = (alias: string, bit: '0' | '1'): Op => post(ix('kw', alias), ix('bm', `kw:${alias}`), bitmapMin, bit)
-  // Alias postings are listed in `aliases:` (KLINK keeps a lexicon of every posting; no query reads this one).
-  for (const alias of old.aliases) if (!now.aliases.has(alias)) ops.push(['KUNLINK', ix('kw', alias), urn, ix('aliases'), alias], aliasPost(alias, '0'))
-  for (const alias of now.aliases) if (!old.aliases.has(alias)) ops.push(['KLINK', ix('kw', alias), urn, ix('aliases'), alias], aliasPost(alias, '1'))
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])
   for (const [field, n] of now.numbers) if (old.numbers.get(field) !== n) ops.push(['ZADD', ix('num', field), String(n), urn])
   for (const s of old.suggestions) if (!now.suggestions.has(s)) ops.push(['ZREM', ix('ac'), s])

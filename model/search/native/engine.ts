@@ -661,7 +661,8 @@ export class NativeEngine implements SearchEngine {
   /**
    * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
    * shard that match, found in this process's copy of the field's lexicon (the live set for the urn), current as of
-   * the call; on a paired field (names) into URNS, the urns whose value matches, found in the copy of its pairs
+   * the call; EQUAL on a URN field with the values whose id a value is added, found there too; on a paired field
+   * (names) into URNS, the urns whose value matches, found in the copy of its pairs
    * (START_WITH and the ranges too, read in their order); other criteria unchanged. Urns compare without regard to
    * case; field values are lower-cased already.
    */
@@ -671,6 +672,14 @@ export class NativeEngine implements SearchEngine {
       // A paired field's documents, each once; their urns: the script makes them one set (URNS) rather than reading
       // a posting each.
       if (pairedCondition(fields, c)) return { ...c, field: 'urn', condition: URNS, values: await this.pairedUrns(shard, entity, c, asOf) }
+      // A URN field's value also names the values whose id it is (`s3`: `urn:svc:dataplatform:s3`): found in the copy
+      // of the field's lexicon, as postings are only kept by whole value.
+      if (!c.numeric && c.condition === 'EQUAL' && c.field !== 'urn' && fields.get(c.field)?.type === 'URN') {
+        const named = new Set(c.values.map((v) => v.toLowerCase()))
+        for (const value of [...named]) for (const v of await this.mirror.find(shard, entity.name, c.field, 'ID', value, asOf)) named.add(v)
+        if (named.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(c.values[0])}`, named.size, this.maxValuesPerShard, this.maxValues)
+        return { ...c, values: [...named] }
+      }
       if (c.numeric || !(c.condition === 'CONTAIN' || c.condition === 'END_WITH')) return c
       // Values found (urns for the urn field).
       const field = c.field === 'urn' ? URN_LEXICON : c.field

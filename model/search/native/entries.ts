@@ -7,7 +7,6 @@ import { tokenize, urnText } from '../../derive/tokenize.ts'
 import { type SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
-import { urnId } from '../../urn.ts'
 import { normalizeSuggestion, wordStarts } from '../suggest.ts'
 
 const SEP = '\u0000'
@@ -15,10 +14,11 @@ const SEP = '\u0000'
 export interface NativeEntries {
   /** token -> relevance (sum of the boosts of the fields it appears in). */
   tokens: Map<string, number>
-  /** `field SEP lowercased value` -> original: exact-match postings listed in the field's lexicon (facets, ranges). */
+  /**
+   * `field SEP lowercased value` -> original: exact-match postings listed in the field's lexicon (facets, ranges). A
+   * URN field's value is found by its id as well (`tags:Engineering`), through the lexicon (engine.ts resolveInner).
+   */
   keywords: Map<string, string>
-  /** `field SEP lowercased id`: postings of urn id parts (`tags:Engineering`), not listed in the lexicon. */
-  aliases: Set<string>
   /** field -> number (COUNT fields). */
   numbers: Map<string, number>
   /** `normalized text from a word start SEP original SEP urn`. */
@@ -28,7 +28,7 @@ export interface NativeEntries {
 /** The native index entries of a document (none for null). The urn itself is only tokenized: exact and prefix
  * matches on it use the live set, which lists urns in order. */
 export function nativeEntries(registry: Registry, entity: EntitySpec, doc: SearchDocument | null): NativeEntries {
-  const entries: NativeEntries = { tokens: new Map(), keywords: new Map(), aliases: new Set(), numbers: new Map(), suggestions: new Set() }
+  const entries: NativeEntries = { tokens: new Map(), keywords: new Map(), numbers: new Map(), suggestions: new Set() }
   if (!doc) return entries
   const fields = registry.searchFields(entity)
   const addTokens = (texts: string[], boost: number): void => {
@@ -49,10 +49,6 @@ export function nativeEntries(registry: Registry, entity: EntitySpec, doc: Searc
     for (const value of values) {
       const lower = value.toLowerCase()
       if (!entries.keywords.has(`${name}${SEP}${lower}`)) entries.keywords.set(`${name}${SEP}${lower}`, value)
-      if (field.type === 'URN') {
-        const alias = `${name}${SEP}${urnId(value).toLowerCase()}`
-        if (!entries.keywords.has(alias)) entries.aliases.add(alias)
-      }
       if (field.type === 'COUNT' && !entries.numbers.has(name) && Number.isFinite(Number(value))) entries.numbers.set(name, Number(value))
       if (field.autocomplete) {
         const normalized = normalizeSuggestion(value)
@@ -60,7 +56,6 @@ export function nativeEntries(registry: Registry, entity: EntitySpec, doc: Searc
       }
     }
   }
-  for (const alias of entries.aliases) if (entries.keywords.has(alias)) entries.aliases.delete(alias)
   return entries
 }
 

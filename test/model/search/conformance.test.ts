@@ -274,5 +274,37 @@ for (const { name, overrides } of engines) {
     await compare('changed')
     assert.equal((await search(svc, { input: 'tags:NoSuchTag', entity: 'dataset' })).body.value.numEntities, 0)
   })
+  cat('a urn is found by its id too, on a facet field and on another URN field, however the query is answered', async ({ svc }) => {
+    const user = (u: string) => `urn:svc:corpuser:idcheck_${u}`
+    const member = (u: string, ...groups: string[]) => propose(svc, 'corpuser', user(u), 'groupMembership', { groups: groups.map((g) => `urn:svc:corpGroup:${g}`) })
+    assert.is((await member('a', 'Eng-Team')).status, 200)
+    assert.is((await member('b', 'Eng-Team', 'ops')).status, 200)
+    assert.is((await member('c', 'ops')).status, 200)
+    // A condition on the urn is no facet value: the whole filter is resolved by the script.
+    const onUrn = { field: 'urn', value: 'urn:svc:corpuser:idcheck_', condition: 'START_WITH' }
+    const found = async (input: string, criteria: Record<string, unknown>[] = []) => {
+      const res = await search(svc, { input, entity: 'corpuser', count: 50, ...(criteria.length > 0 ? { filter: { or: [{ and: criteria }] } } : {}) })
+      assert.is(res.status, 200, JSON.stringify(res.body))
+      return [...res.body.value.entities].sort()
+    }
+    for (const value of ['eng-team', 'Eng-Team', 'urn:svc:corpGroup:Eng-Team']) {
+      assert.equal(await found(`groups:${value}`), [user('a'), user('b')], value)
+      assert.equal(await found('*', [{ field: 'groups', value, condition: 'EQUAL' }, onUrn]), [user('a'), user('b')], `${value} with the script`)
+      assert.equal(await found('*', [{ field: 'groups', value, condition: 'EQUAL', negated: true }, onUrn]), [user('c')], `NOT ${value}`)
+    }
+    assert.equal(await found('*', [{ field: 'groups', values: ['eng-team', 'ops'], condition: 'EQUAL' }, onUrn]), [user('a'), user('b'), user('c')])
+    // A facet field through the script: the same documents as the value asked alone.
+    const gold = (await search(svc, { input: 'tags:gold', entity: 'dataset', count: 100 })).body.value
+    const goldHere = await search(svc, { input: '*', entity: 'dataset', count: 100, filter: { or: [{ and: [{ field: 'tags', value: 'gold', condition: 'EQUAL' }, { field: 'urn', value: 'urn:svc:dataset:', condition: 'START_WITH' }] }] } })
+    assert.ok(gold.numEntities > 0)
+    assert.equal(goldHere.body.value.entities, gold.entities)
+    // The id follows the values: once no document has the group, its id names nothing.
+    await member('a', 'ops')
+    await member('b', 'ops')
+    assert.equal(await found('groups:eng-team'), [])
+    assert.equal(await found('*', [{ field: 'groups', value: 'eng-team', condition: 'EQUAL' }, onUrn]), [])
+    await member('c', 'Eng-Team')
+    assert.equal(await found('*', [{ field: 'groups', value: 'eng-team', condition: 'EQUAL' }, onUrn]), [user('c')])
+  })
   cat.run()
 }
