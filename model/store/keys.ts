@@ -28,9 +28,21 @@ export class Keys {
     return this.tags.map((_, i) => i)
   }
 
-  /** The shard of a urn. */
+  /** The urn whose shard was asked last, and its shard. */
+  private lastUrn = ''
+  private lastShard = 0
+
+  /**
+   * The shard of a urn. Planning an entity's change names its keys one after another (a new dataset's apply names
+   * ~40), each asking for the urn's shard: the last urn's is kept, rather than hashed again each time.
+   */
   shardOf(urn: string): number {
-    return shardOf(urn, this.shards)
+    if (this.shards === 1) return 0
+    if (urn !== this.lastUrn) {
+      this.lastShard = shardOf(urn, this.shards)
+      this.lastUrn = urn
+    }
+    return this.lastShard
   }
 
   /** The key prefix of a shard: `<prefix>{<tag>}:`. */
