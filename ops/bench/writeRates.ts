@@ -4,7 +4,7 @@
  * ingestProposalBatch (1,000 proposals a request, 4 in flight), then sends synchronous ingestProposals (new versions of loaded datasets) from WRITE_SYNC_CLIENTS clients (16; a
  * list, or empty for none), restores one platform's rows and every row (not with WRITE_RESTORE=0), and prints each
  * figure with the CPU each process spent on it (Redis, gateway, workers: from /proc), so a change can be judged
- * by CPU per dataset as well as by rate on a shared machine. BENCH_PROFILE=<dir> writes the processes' CPU profiles;
+ * by CPU per dataset as well as by rate on a shared machine. WRITE_PARTITIONS sets the service's PARTITIONS (16). BENCH_PROFILE=<dir> writes the processes' CPU profiles;
  * WRITE_WORKER_FLAGS adds Node flags to the workers (e.g. `--trace-gc`), WRITE_WORKER_LOG=<file> keeps their output.
  */
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
@@ -20,6 +20,7 @@ import { round } from './stats.ts'
 
 const DATASETS = Number(process.env.WRITE_DATASETS ?? 20_000)
 const WORKERS = Number(process.env.WRITE_WORKERS ?? 1)
+const PARTITIONS = Number(process.env.WRITE_PARTITIONS ?? 16)
 const ENGINE = process.env.BENCH_ENGINE ?? 'native'
 const PROFILE = process.env.BENCH_PROFILE
 const RESTORE = process.env.WRITE_RESTORE !== '0'
@@ -29,7 +30,7 @@ const ADMIN = 'svc_bench_admin_token'
 const embedded = await startEmbeddedRedis({ dataDir: mkdtempSync(join(tmpdir(), 'svc-wbench-')), appendFsync: 'everysec', binary: process.env.BENCH_REDIS_SERVER, module: process.env.REDISEARCH_MODULE, socket: REDIS_SOCKET })
 const redis = new Redis(embedded.localUrl)
 const port = await freePort()
-const env = { REDIS_URL: embedded.localUrl, PORT: String(port), PARTITIONS: '16', LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: ADMIN, KEY_PREFIX: 'bench:svc:' }
+const env = { REDIS_URL: embedded.localUrl, PORT: String(port), PARTITIONS: String(PARTITIONS), LOG_LEVEL: 'warn', SEARCH_ENGINE: ENGINE, ADMIN_TOKEN: ADMIN, KEY_PREFIX: 'bench:svc:' }
 const flags = [...SERVICE_NODE_FLAGS, ...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [])]
 const children: Child[] = []
 const workerFlags = [...flags, ...(process.env.WRITE_WORKER_FLAGS ?? '').split(' ').filter(Boolean)]
