@@ -9,7 +9,7 @@ import { hashTagOf } from './shards.ts'
 /** `k` in a key mask. */
 const K = 107
 
-/** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK, KLINK, KUNLINK) or a native index op (DOC, UNDOC, POST, TALLY, LEXLOG, PAIRLOG, WORDLOG) or a lexicon count (VCOUNT): see apply.lua. */
+/** `[command, ...args]`: a whitelisted Redis write command, a link op (LINK, UNLINK, ZLINK, ZUNLINK, KLINK, KUNLINK) or a native index op (DOC, UNDOC, POST, TALLY, LEXLOG, PAIRLOG, WORDLOG, IDLINK) or a lexicon count (VCOUNT): see apply.lua. */
 export type Op = string[]
 
 /** Which arguments of each command are keys (positions into the op's arguments). */
@@ -27,6 +27,7 @@ function keyPositions(cmd: string, argc: number): number[] {
     case 'PAIRLOG': return [0, 1, 2]
     case 'WORDLOG': return [0, 1, 2, 3]
     case 'VCOUNT': return [0, 1]
+    case 'IDLINK': return [0]
     default: return [0]
   }
 }

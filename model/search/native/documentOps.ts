@@ -6,9 +6,11 @@
  *                   relevance): the gateways copy it (indexMirror.ts) and answer every query of words from the
  *                   copy (wordQuery.ts), so no token has a posting here
  *   kw:<f>\0<v>     urns whose field f has the value v (lower-cased): a set while small, a sorted set (score
- *                   0, urn order) from 64 members on (KLINK: a filter on one value pages through it as it is); a
- *                   urn's id (`tags:pii` for urn:svc:tag:Pii) has no posting of its own: the gateways find the
- *                   values it names in their copy of the lexicon (engine.ts resolveInner, localFilter.ts)
+ *                   0, urn order) from 64 members on (KLINK: a filter on one value pages through it as it is)
+ *   ids:<f>         sorted set (lexicographic), for a URN field: `id \0 value` of each urn value of its lexicon
+ *                   (IDLINK), so that `tags:pii` finds urn:svc:tag:pii's posting (filter.lua EQUAL_OR_ID; the
+ *                   gateways' copies find it by the facet values' ids, localFilter.ts): a value's id has no posting
+ *                   of its own, and this list changes only when a value enters or leaves the lexicon
  *   vals:<f>        sorted set (lexicographic): the lower-cased values of field f with a posting (facets, ranges)
  *   valo:<f>        hash: lower-cased value -> original spelling, for facet fields (facet buckets show it)
  *   num:<f>         sorted set: urn -> number (COUNT fields)
@@ -38,6 +40,7 @@ import type { Op } from '../../store/ops.ts'
 import { facetLine, nativeEntries } from './entries.ts'
 import { changeLog, lexiconLogOp, pairedField, pairLogOp, undocOp, URN_LEXICON, wordLogOp } from './indexMirror.ts'
 import { encodeWords } from './wordCopy.ts'
+import { urnId } from '../../urn.ts'
 
 const SEP = '\u0000'
 
@@ -56,6 +59,10 @@ export function nativeDocumentOps(
   const fields = [...registry.searchFields(entity).values()]
   const facets = new Set(fields.filter((f) => f.facet).map((f) => f.name))
   const paired = new Set(fields.filter(pairedField).map((f) => f.name))
+  const urnFields = new Set(fields.filter((f) => f.type === 'URN').map((f) => f.name))
+  // After a KLINK or KUNLINK of a URN field's value: its entry in the field's ids, when the value entered or left the
+  // lexicon (apply.lua IDLINK).
+  const idLinked = (field: string, lower: string): Op[] => urnFields.has(field) && lower.startsWith('urn:') ? [['IDLINK', ix('ids', field), `${urnId(lower)}${SEP}${lower}`]] : []
   // The document's number comes first (every bitmap op below reads it) and goes last.
   const { log, origin, maxlen } = changeLog(keys, shard, T)
   if (after) ops.push(['DOC', docs, ix('next'), ix('free'), ix('lb'), urn, facetLine(facets, now), log, origin, maxlen])
@@ -85,13 +92,13 @@ export function nativeDocumentOps(
   for (const kw of old.keywords.keys()) {
     if (now.keywords.has(kw)) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    ops.push(['KUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], linkLogged(field, lower, false), ...keywordOps(kw, '0'))
+    ops.push(['KUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...idLinked(field, lower), linkLogged(field, lower, false), ...keywordOps(kw, '0'))
   }
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
     // Facet buckets show original spellings; other fields need none.
-    ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower], linkLogged(field, lower, true))
+    ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower], ...idLinked(field, lower), linkLogged(field, lower, true))
     if (!old.keywords.has(kw)) ops.push(...keywordOps(kw, '1'))
   }
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])

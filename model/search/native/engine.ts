@@ -43,13 +43,16 @@ const searchScript = new LuaScript(import.meta.url, './search-2.lua')
 const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
 /**
  * The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps, 3
- * since their words are kept whole by number (`words:`) instead of in a posting per word.
+ * since their words are kept whole by number (`words:`) instead of in a posting per word, 4 since a urn's id has no
+ * posting of its own (`ids:<f>` lists the values by id).
  */
-const NATIVE_INDEX_FORMAT = '3'
+const NATIVE_INDEX_FORMAT = '4'
 /** What the search script answers: total, the page's urns, a match-all's facets, bitmap, numbers, documents. */
 type ScriptAnswer = [number, Buffer[], (Buffer | (Buffer | number)[])[], Buffer, number[], (Buffer | null)[]]
 /** The script's condition for a list of urns resolved here (a condition on a paired field): not one a caller can send. */
 const URNS = 'URNS' as Criterion['condition']
+/** EQUAL on a URN field, whose values also name the values whose id they are (the script's condition, filter.lua). */
+const EQUAL_OR_ID = 'EQUAL_OR_ID' as Criterion['condition']
 /** Documents from which a result's facets are counted from a bitmap of their numbers (countable). */
 const COUNT_BY_BITMAP = 1024
 /** How often a gateway reads the change logs of its copies of the index (warmUp). */
@@ -661,9 +664,9 @@ export class NativeEngine implements SearchEngine {
   /**
    * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
    * shard that match, found in this process's copy of the field's lexicon (the live set for the urn), current as of
-   * the call; EQUAL on a URN field with the values whose id a value is added, found there too; on a paired field
-   * (names) into URNS, the urns whose value matches, found in the copy of its pairs
-   * (START_WITH and the ranges too, read in their order); other criteria unchanged. Urns compare without regard to
+   * the call; EQUAL on a URN field into EQUAL_OR_ID; on a paired field (names) into URNS, the urns whose value
+   * matches, found in the copy of its pairs (START_WITH and the ranges too, read in their order); other criteria
+   * unchanged. Urns compare without regard to
    * case; field values are lower-cased already.
    */
   private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Criterion[]> {
@@ -672,14 +675,9 @@ export class NativeEngine implements SearchEngine {
       // A paired field's documents, each once; their urns: the script makes them one set (URNS) rather than reading
       // a posting each.
       if (pairedCondition(fields, c)) return { ...c, field: 'urn', condition: URNS, values: await this.pairedUrns(shard, entity, c, asOf) }
-      // A URN field's value also names the values whose id it is (`s3`: `urn:svc:dataplatform:s3`): found in the copy
-      // of the field's lexicon, as postings are only kept by whole value.
-      if (!c.numeric && c.condition === 'EQUAL' && c.field !== 'urn' && fields.get(c.field)?.type === 'URN') {
-        const named = new Set(c.values.map((v) => v.toLowerCase()))
-        for (const value of [...named]) for (const v of await this.mirror.find(shard, entity.name, c.field, 'ID', value, asOf)) named.add(v)
-        if (named.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(c.values[0])}`, named.size, this.maxValuesPerShard, this.maxValues)
-        return { ...c, values: [...named] }
-      }
+      // A URN field's value also names the values whose id it is (`s3`: `urn:svc:dataplatform:s3`), which the script
+      // finds in the field's ids (documentOps.ts): postings are kept by whole value only.
+      if (!c.numeric && c.condition === 'EQUAL' && c.field !== 'urn' && fields.get(c.field)?.type === 'URN') return { ...c, condition: EQUAL_OR_ID }
       if (c.numeric || !(c.condition === 'CONTAIN' || c.condition === 'END_WITH')) return c
       // Values found (urns for the urn field).
       const field = c.field === 'urn' ? URN_LEXICON : c.field

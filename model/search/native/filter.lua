@@ -212,6 +212,17 @@ end
 
 local function kwKey(field, lower) return P .. 'kw:' .. field .. '\0' .. lower end
 
+-- The values of a URN field whose id is `id` (its `ids:` list: `id \0 value`, documentOps.ts), a few at most.
+local function valuesById(field, id)
+  local prefix = id .. '\0'
+  local found = redis.call('ZRANGEBYLEX', P .. 'ids:' .. field, '[' .. prefix, '[' .. prefix .. '\255', 'LIMIT', 0, MAX_FILTER_VALUES + 1)
+  if #found > MAX_FILTER_VALUES then
+    error({ err = 'FILTER_TOO_BROAD ' .. field .. ' EQUAL ' .. id .. ' names more than ' .. MAX_FILTER_VALUES .. ' values' })
+  end
+  for k, entry in ipairs(found) do found[k] = string.sub(entry, #prefix + 1) end
+  return found
+end
+
 -- Lower-cased values of a field matching a range or prefix condition, from the field's lexicon `vals:` (CONTAIN
 -- and END_WITH arrive resolved to the matching values by the service, condition EQUAL: engine.ts).
 -- A range or prefix condition over more than MAX_FILTER_VALUES values is refused (FILTER_TOO_BROAD) before any is read:
@@ -305,10 +316,14 @@ local function criterion(field, condition, negated, numeric, values)
         -- Filters weigh nothing: scores to 0, so that matches come in urn order.
         redis.call('ZUNIONSTORE', dest, 1, dest, 'WEIGHTS', 0)
         parts[#parts + 1] = leaf(expiring(dest))
-      elseif condition == 'EQUAL' then
+      elseif condition == 'EQUAL' or condition == 'EQUAL_OR_ID' then
         -- A missing posting matches nothing: left out when the values are few (one left is then paged as it is),
         -- left to the union when they are many (CONTAIN and END_WITH resolved to values: one EXISTS less each).
         if #values > 16 or redis.call('EXISTS', kwKey(field, v)) == 1 then parts[#parts + 1] = leaf(kwKey(field, v)) end
+        -- On a URN field a value also names the values whose id it is (`tags:pii`: urn:svc:tag:pii).
+        if condition == 'EQUAL_OR_ID' then
+          for _, named in ipairs(valuesById(field, v)) do parts[#parts + 1] = leaf(kwKey(field, named)) end
+        end
       else
         for _, lower in ipairs(matchingValues(field, condition, v)) do parts[#parts + 1] = leaf(kwKey(field, lower)) end
       end

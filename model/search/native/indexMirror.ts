@@ -32,7 +32,7 @@ import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { FacetCopy, FacetValues, type ValueCounts } from './facetCopy.ts'
 import { FacetTallies } from './facetTallies.ts'
-import { LexiconCopy, type LexiconCondition } from './lexiconCopy.ts'
+import { LexiconCopy } from './lexiconCopy.ts'
 import { pairOf, PairsCopy } from './pairsCopy.ts'
 import { WordCopy } from './wordCopy.ts'
 import { lexRange } from '../../store/lexRange.ts'
@@ -192,11 +192,10 @@ export class IndexMirror {
 
   /**
    * The values of `field` (URN_LEXICON: the urns) of `entityType`'s index in `shard` whose lower-cased form
-   * contains `needle` (CONTAIN), ends with it (END_WITH) or, a urn, has it for id (ID), current as of `asOf` (a
-   * `performance.now()`, by default this call's): every write acknowledged before then is in the answer. `needle`
-   * is lower-cased.
+   * contains `needle` (CONTAIN) or ends with it (END_WITH), current as of `asOf` (a `performance.now()`, by default
+   * this call's): every write acknowledged before then is in the answer. `needle` is lower-cased.
    */
-  async find(shard: number, entityType: string, field: string, condition: LexiconCondition, needle: string, asOf = performance.now()): Promise<string[]> {
+  async find(shard: number, entityType: string, field: string, condition: 'CONTAIN' | 'END_WITH', needle: string, asOf = performance.now()): Promise<string[]> {
     const copy = await this.current(shard, entityType, field, asOf)
     return copy.lexicons.get(field)?.find(condition, needle) ?? []
   }

@@ -9,11 +9,8 @@
  * needle reversed (a binary search, then the matches). CONTAIN of a needle of three or more code units reads, from
  * its first use on, the values under the needle's rarest trigram (trigrams.ts) rather than every block: at 100,000
  * names a word of the vocabulary is checked against a few thousand values, and the cost does not grow with the
- * lexicon but with the values sharing that trigram. A URN field's values are also found by their id (ID: `s3` names
- * `urn:svc:dataplatform:s3`), from a map kept from its first use on. A paired field's lexicon keeps more
- * (pairsCopy.ts).
+ * lexicon but with the values sharing that trigram. A paired field's lexicon keeps more (pairsCopy.ts).
  */
-import { urnId } from '../../urn.ts'
 import { SortedEntries } from './sortedEntries.ts'
 import { StampedMarks } from './stampedMarks.ts'
 import { Trigrams } from './trigrams.ts'
@@ -43,8 +40,6 @@ export class LexiconCopy {
   private deletesSinceGrams = 0
   /** The positions the trigram search in progress found (a repeated entry is then skipped). */
   private readonly found = new StampedMarks()
-  /** Lower-cased urn id -> the values with that id (ID); built on first use. */
-  private ids?: Map<string, Set<string>>
 
   /** `lowerOf` gives the form values are compared in (lower-cased). */
   constructor(lowerOf: (value: string) => string) {
@@ -64,7 +59,6 @@ export class LexiconCopy {
     this.stale(this.values.length - 1)
     this.grams?.add(this.values.length - 1, this.lowers[this.lowers.length - 1]!)
     this.ends?.add(endEntry(this.lowers[this.lowers.length - 1]!, value))
-    if (this.ids) listId(this.ids, this.lowers[this.lowers.length - 1]!, value)
     return true
   }
 
@@ -73,7 +67,6 @@ export class LexiconCopy {
     const at = this.index.get(value)
     if (at === undefined) return false
     this.ends?.delete(endEntry(this.lowers[at]!, value))
-    if (this.ids) unlistId(this.ids, this.lowers[at]!, value)
     // The last value takes the place of the removed one.
     const last = this.values.length - 1
     if (at !== last) {
@@ -92,12 +85,8 @@ export class LexiconCopy {
     return true
   }
 
-  /**
-   * The values whose lower-cased form contains `needle` (CONTAIN), ends with it (END_WITH), or, for urns, whose id is
-   * it (ID); `needle` lower-cased.
-   */
-  find(condition: LexiconCondition, needle: string): string[] {
-    if (condition === 'ID') return [...(this.idMap().get(needle) ?? [])]
+  /** The values whose lower-cased form contains `needle` (CONTAIN) or ends with it (END_WITH); `needle` lower-cased. */
+  find(condition: 'CONTAIN' | 'END_WITH', needle: string): string[] {
     return condition === 'END_WITH' ? this.endingWith(needle) : this.containing(needle)
   }
 
@@ -110,14 +99,6 @@ export class LexiconCopy {
   /** A copy of every value. */
   protected allValues(): string[] {
     return [...this.values]
-  }
-
-  private idMap(): Map<string, Set<string>> {
-    if (!this.ids) {
-      const ids = (this.ids = new Map())
-      this.values.forEach((value, i) => listId(ids, this.lowers[i]!, value))
-    }
-    return this.ids
   }
 
   private endOrder(): SortedEntries {
@@ -218,25 +199,6 @@ function valueAt(starts: Int32Array, at: number): number {
     else hi = mid - 1
   }
   return lo
-}
-
-/** What a lexicon's values are found by. */
-export type LexiconCondition = 'CONTAIN' | 'END_WITH' | 'ID'
-
-/** Lists `value` under its id (a urn's; a value that is no urn is its own id, and is found as itself anyway). */
-function listId(ids: Map<string, Set<string>>, lower: string, value: string): void {
-  if (!lower.startsWith('urn:')) return
-  const id = urnId(lower)
-  let values = ids.get(id)
-  if (!values) ids.set(id, (values = new Set()))
-  values.add(value)
-}
-
-function unlistId(ids: Map<string, Set<string>>, lower: string, value: string): void {
-  if (!lower.startsWith('urn:')) return
-  const id = urnId(lower)
-  const values = ids.get(id)
-  if (values?.delete(value) && values.size === 0) ids.delete(id)
 }
 
 /** Separates an END_WITH entry's reversed form from its value. */

@@ -54,6 +54,10 @@
                                                            `urn \0 words` (HDEL when words is ''), and logs {u urn,
                                                            d number, w words}: the document's words and their
                                                            scores now; nothing when the hash holds them already
+             IDLINK  ids member                            when the op just before it added its value to a
+                                                           lexicon (KLINK) ZADD ids 0 member, when it removed it
+                                                           (KUNLINK) ZREM ids member; what that op did stays for
+                                                           the op after it (LEXLOG) to read
            The redisearch engine's string lexicons (model/search/redisearch/companions.ts):
              VCOUNT  counts lexicon value delta            HINCRBY counts value delta; at 0 or below HDEL counts
                                                            value and ZREM lexicon value; when it is now delta
@@ -237,6 +241,9 @@ for _ = 1, n do
       if redis.call('ZREM', a[3], a[4]) == 1 then thisChange = '0' end
       if argc > 4 then redis.call('HDEL', a[5], a[4]) end
     end
+  elseif cmd == 'IDLINK' then
+    if lexiconChange == '1' then redis.call('ZADD', a[1], 0, a[2]) elseif lexiconChange == '0' then redis.call('ZREM', a[1], a[2]) end
+    thisChange, thisMember = lexiconChange, memberChange
   elseif cmd == 'LEXLOG' then
     if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
   elseif cmd == 'PAIRLOG' then

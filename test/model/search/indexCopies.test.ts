@@ -9,7 +9,6 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FacetCopy, FacetValues } from '../../../model/search/native/facetCopy.ts'
 import { LexiconCopy } from '../../../model/search/native/lexiconCopy.ts'
-import { urnId } from '../../../model/urn.ts'
 import { PairsCopy, type RangeCondition } from '../../../model/search/native/pairsCopy.ts'
 import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
 import { byCodeUnits, firstInOrder } from '../../../model/search/native/sortedEntries.ts'
@@ -55,22 +54,6 @@ test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, thro
     check()
   }
   assert.is(copy.size, held.size)
-})
-
-test('lexicon copy: ID names the urns whose id it is, through adds and deletes before and after its first use', () => {
-  const rnd = random(11)
-  const copy = new LexiconCopy((v) => v)
-  const held = new Set<string>()
-  const value = () => rnd() < 0.15 ? `plain${Math.floor(rnd() * 20)}` : `urn:${['svc', 'li'][Math.floor(rnd() * 2)]}:${['tag', 'corpgroup'][Math.floor(rnd() * 2)]}:id${Math.floor(rnd() * 30)}`
-  const naive = (id: string) => [...held].filter((v) => v.startsWith('urn:') && urnId(v) === id).sort()
-  const check = () => { for (let i = 0; i < 32; i++) for (const id of [`id${i}`, `plain${i}`]) assert.equal(copy.find('ID', id).sort(), naive(id), id) }
-  for (let i = 0; i < 60; i++) { const v = value(); copy.add(v); held.add(v) }
-  check()
-  for (let round = 0; round < 5; round++) {
-    for (const v of [...held]) if (rnd() < 0.3) { copy.delete(v); held.delete(v) }
-    for (let i = 0; i < 40; i++) { const v = value(); copy.add(v); held.add(v) }
-    check()
-  }
 })
 
 test('pairs in order: START_WITH and the ranges (pairs and numbers), pages in urn order and urns by number equal a comparison of every pair, through adds, deletes and merges', () => {
