@@ -1,18 +1,21 @@
 /**
  * `node ops/bench/writeRates.ts`: the write path's throughput alone, quickly (what issue 20 measures): starts its own
- * Redis, WRITE_WORKERS worker processes and a gateway, loads WRITE_DATASETS (20,000) new datasets through
- * ingestProposalBatch (1,000 proposals a request, 4 in flight), then sends synchronous ingestProposals (new versions of loaded datasets) from WRITE_SYNC_CLIENTS clients (16; a
- * list, or empty for none), restores one platform's rows and every row (not with WRITE_RESTORE=0), and prints each
- * figure with the CPU each process spent on it (Redis, gateway, workers: from /proc), so a change can be judged
- * by CPU per dataset as well as by rate on a shared machine. WRITE_PARTITIONS sets the service's PARTITIONS (16). BENCH_PROFILE=<dir> writes the processes' CPU profiles;
- * WRITE_WORKER_FLAGS adds Node flags to the workers (e.g. `--trace-gc`), WRITE_WORKER_LOG=<file> keeps their output.
+ * Redis, WRITE_WORKERS worker processes and a gateway, loads WRITE_DATASETS (20,000) new datasets of the live
+ * scenario's catalogue (liveCatalogue.ts: 3 aspects each) through ingestProposalBatch (WRITE_BATCH_DATASETS, 100,
+ * datasets a request, 4 in flight: as upstream's sink sends them), then sends synchronous ingestProposals (new
+ * versions of loaded datasets) from WRITE_SYNC_CLIENTS clients (16; a list, or empty for none), restores one
+ * platform's rows and every row (not with WRITE_RESTORE=0), and prints each figure with the CPU each process spent on
+ * it (Redis, gateway, workers: from /proc), so a change can be judged by CPU per dataset as well as by rate on a
+ * shared machine. WRITE_PARTITIONS sets the service's PARTITIONS (16). BENCH_PROFILE=<dir> writes the processes' CPU
+ * profiles; WRITE_WORKER_FLAGS adds Node flags to the workers (e.g. `--trace-gc`), WRITE_WORKER_LOG=<file> keeps
+ * their output.
  */
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
-import { BENCH_PLATFORMS, datasetProposal } from './data.ts'
+import { liveDataset, loadProposals, PLATFORMS, propertiesProposal } from './liveCatalogue.ts'
 import { commandTimes, resetCommandStats } from './liveRedis.ts'
 import { rebuildThroughCli, restoreThrough, runLoad } from './load.ts'
 import { REDIS_SOCKET, SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
@@ -21,6 +24,7 @@ import { round } from './stats.ts'
 const DATASETS = Number(process.env.WRITE_DATASETS ?? 20_000)
 const WORKERS = Number(process.env.WRITE_WORKERS ?? 1)
 const PARTITIONS = Number(process.env.WRITE_PARTITIONS ?? 16)
+const BATCH_DATASETS = Number(process.env.WRITE_BATCH_DATASETS ?? 100)
 const ENGINE = process.env.BENCH_ENGINE ?? 'native'
 const PROFILE = process.env.BENCH_PROFILE
 const RESTORE = process.env.WRITE_RESTORE !== '0'
@@ -75,24 +79,31 @@ async function measure(name: string, units: string, run: () => Promise<number>):
 try {
   // What the processes spend with nothing to do (timers, polls, blocked reads), which every figure below includes.
   await measure('idle', 'seconds', async () => { await new Promise((r) => setTimeout(r, 5000)); return 5 })
+  // As upstream's sink sends them (issue 20's batch figure): 100 datasets a request, each 3 aspects (properties, tags,
+  // owner: the live scenario's catalogue), 4 requests in flight.
+  let seconds = 0
   await measure('batch first writes', 'datasets', async () => {
-    await runLoad(base, 4, Math.ceil(DATASETS / 1000), (b) => ({
+    const t0 = performance.now()
+    await runLoad(base, 4, Math.ceil(DATASETS / BATCH_DATASETS), (b) => ({
       method: 'POST', path: '/aspects?action=ingestProposalBatch',
-      body: JSON.stringify({ proposals: Array.from({ length: Math.min(1000, DATASETS - b * 1000) }, (_, k) => datasetProposal(b * 1000 + k, 0)) }),
+      body: JSON.stringify({ proposals: Array.from({ length: Math.min(BATCH_DATASETS, DATASETS - b * BATCH_DATASETS) }, (_, k) => loadProposals(b * BATCH_DATASETS + k)).flat() }),
     }))
+    seconds = (performance.now() - t0) / 1000
     return DATASETS
   })
-  process.stdout.write(`  (aspects stored: 4 per dataset)\n`)
+  process.stdout.write(`  (${round((3 * DATASETS) / seconds)} aspects/s sent, ${BATCH_DATASETS} datasets x 3 aspects a request; 6 aspects stored per dataset)\n`)
+  const memory = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1])
+  process.stdout.write(`  Redis used_memory after the load: ${round(memory / 2 ** 20)} MiB, ${round(memory / DATASETS)} bytes per dataset (with the write queues' finished jobs)\n`)
   // Synchronous proposals (issue 20's first figure), each a new version of one of 5,000 loaded datasets.
   for (const clients of SYNC_CLIENTS) {
     await measure(`sync ingestProposal, ${clients} clients`, 'proposals', async () => {
       const total = Math.max(1000, clients * 250)
-      await runLoad(base, clients, total, (i) => ({ method: 'POST', path: '/aspects?action=ingestProposal', body: JSON.stringify({ proposal: datasetProposal(i % 5000, 1 + Math.floor(i / 5000)) }) }))
+      await runLoad(base, clients, total, (i) => ({ method: 'POST', path: '/aspects?action=ingestProposal', body: JSON.stringify({ proposal: propertiesProposal(liveDataset(i % 5000), i % 5000, 1 + Math.floor(i / 5000)) }) }))
       return total
     })
   }
   if (RESTORE) {
-    await measure('restore indices (one platform, 2,000 rows a call)', 'rows', () => restoreThrough(base, ADMIN, { urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${BENCH_PLATFORMS[1]},%` }))
+    await measure('restore indices (one platform, 2,000 rows a call)', 'rows', () => restoreThrough(base, ADMIN, { urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${PLATFORMS[1]},%` }))
     await measure('restore indices (everything, 2,000 rows a call)', 'rows', () => restoreThrough(base, ADMIN, {}))
     let cli = { all: 0, system: 0 }
     await measure('svc restore --rebuild (every index deleted, then rebuilt from the rows)', 'rows', async () => {
