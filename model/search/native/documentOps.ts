@@ -37,10 +37,9 @@ import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
-import { facetLine, nativeEntries } from './entries.ts'
+import { facetLine, idEntry, nativeEntries } from './entries.ts'
 import { changeLog, lexiconLogOp, pairedField, pairLogOp, undocOp, URN_LEXICON, wordLogOp } from './indexMirror.ts'
 import { encodeWords } from './wordCopy.ts'
-import { urnId } from '../../urn.ts'
 
 const SEP = '\u0000'
 
@@ -62,7 +61,10 @@ export function nativeDocumentOps(
   const urnFields = new Set(fields.filter((f) => f.type === 'URN').map((f) => f.name))
   // After a KLINK or KUNLINK of a URN field's value: its entry in the field's ids, when the value entered or left the
   // lexicon (apply.lua IDLINK).
-  const idLinked = (field: string, lower: string): Op[] => urnFields.has(field) && lower.startsWith('urn:') ? [['IDLINK', ix('ids', field), `${urnId(lower)}${SEP}${lower}`]] : []
+  const idLinked = (field: string, lower: string): Op[] => {
+    const entry = urnFields.has(field) ? idEntry(lower) : undefined
+    return entry ? [['IDLINK', ix('ids', field), entry]] : []
+  }
   // The document's number comes first (every bitmap op below reads it) and goes last.
   const { log, origin, maxlen } = changeLog(keys, shard, T)
   if (after) ops.push(['DOC', docs, ix('next'), ix('free'), ix('lb'), urn, facetLine(facets, now), log, origin, maxlen])

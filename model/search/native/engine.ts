@@ -28,6 +28,7 @@ import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } f
 import { urnId } from '../../urn.ts'
 import { positionsBy } from '../../positions.ts'
 import { nativeDocumentOps } from './documentOps.ts'
+import { listIdsFromLexicons } from './idsUpgrade.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
 import { pairUrn, type Numbers, type PairCondition, type PairsCopy, type RangeCondition } from './pairsCopy.ts'
@@ -240,13 +241,19 @@ export class NativeEngine implements SearchEngine {
   }
 
   /**
-   * Records the index format on a new store (`nativeIndex` in the layout record). A store indexed by an earlier
-   * format (before document numbers and bitmaps; with a posting per word, no `words:`) is said so on stderr: its
-   * search answers stay incomplete until `restore --rebuild`, which records the format once done (markRebuilt).
+   * Records the index format on a new store (`nativeIndex` in the layout record). An index of format 3 (a posting
+   * per urn id) is brought to this one in place (idsUpgrade.ts). A store indexed by an earlier format (before
+   * document numbers and bitmaps; with a posting per word, no `words:`) is said so on stderr: its search answers
+   * stay incomplete until `restore --rebuild`, which records the format once done (markRebuilt).
    */
   async ensureIndexes(): Promise<void> {
     const recorded = await this.redis.hget(this.keys.layout(), 'nativeIndex')
     if (recorded === NATIVE_INDEX_FORMAT) return
+    if (recorded === '3') {
+      const listed = await listIdsFromLexicons(this.redis, this.keys, this.registry)
+      process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was brought from format 3 to ${NATIVE_INDEX_FORMAT}: ${listed} urn values listed by their id\n`)
+      return this.markRebuilt()
+    }
     const rows = await Promise.all(this.keys.allShards().map((shard) => this.redis.zcard(this.keys.rows(shard))))
     if (rows.some((n) => n > 0)) {
       process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was written by an earlier version (format ${recorded ?? 1}, this one reads ${NATIVE_INDEX_FORMAT}): rebuild it with \`npm run svc -- restore --rebuild\`\n`)

@@ -7,6 +7,7 @@ import { tokenize, urnText } from '../../derive/tokenize.ts'
 import { type SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
+import { urnId } from '../../urn.ts'
 import { normalizeSuggestion, wordStarts } from '../suggest.ts'
 
 const SEP = '\u0000'
@@ -78,4 +79,12 @@ export function facetLine(facets: ReadonlySet<string>, entries: NativeEntries): 
     byField.set(field, list)
   }
   return [...byField].map(([field, values]) => [field, ...values].join(VALUE_SEP)).join(FIELD_SEP)
+}
+
+/**
+ * A URN field's value (lower-cased) as its field's `ids:` list holds it, `id \0 value`, so that the value is found by
+ * its id (`tags:pii`); undefined for a value that is no urn (it is its own id, found as itself).
+ */
+export function idEntry(lower: string): string | undefined {
+  return lower.startsWith('urn:') ? `${urnId(lower)}${SEP}${lower}` : undefined
 }
