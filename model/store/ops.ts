@@ -27,23 +27,23 @@ function keyPositions(cmd: string, argc: number): number[] {
     case 'PAIRLOG': return [0, 1, 2]
     case 'WORDLOG': return [0, 1, 2, 3]
     case 'VCOUNT': return [0, 1]
-    case 'IDLINK': return [0]
     default: return [0]
   }
 }
 
 /**
  * The key mask of a command with `argc` arguments: `k` where the argument is a key, `v` for a value. Masks are few
- * (a command and an argument count each), so they are made once: an apply encodes hundreds of ops.
+ * (a command and an argument count each), so they are made once, found by the command then the count (no key
+ * string made per op): an apply encodes hundreds of ops.
  */
-const masks = new Map<string, string>()
+const masks = new Map<string, string[]>()
 function maskOf(cmd: string, argc: number): string {
-  const id = `${cmd}/${argc}`
-  let mask = masks.get(id)
+  let byCount = masks.get(cmd)
+  if (!byCount) masks.set(cmd, (byCount = []))
+  let mask = byCount[argc]
   if (mask === undefined) {
     const positions = new Set(keyPositions(cmd, argc))
-    mask = Array.from({ length: argc }, (_, i) => (positions.has(i) ? 'k' : 'v')).join('')
-    masks.set(id, mask)
+    mask = byCount[argc] = Array.from({ length: argc }, (_, i) => (positions.has(i) ? 'k' : 'v')).join('')
   }
   return mask
 }
