@@ -17,7 +17,7 @@ export interface NativeEntries {
   tokens: Map<string, number>
   /**
    * `field SEP lowercased value` -> original: exact-match postings listed in the field's lexicon (facets, ranges). A
-   * URN field's value is found by its id as well (`tags:Engineering`), through the lexicon (engine.ts resolveInner).
+   * URN field's value is found by its id as well (`tags:Engineering`), through the field's ids list (idEntry).
    */
   keywords: Map<string, string>
   /** field -> number (COUNT fields). */

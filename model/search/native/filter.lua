@@ -217,7 +217,7 @@ local function valuesById(field, id)
   local prefix = id .. '\0'
   local found = redis.call('ZRANGEBYLEX', P .. 'ids:' .. field, '[' .. prefix, '[' .. prefix .. '\255', 'LIMIT', 0, MAX_FILTER_VALUES + 1)
   if #found > MAX_FILTER_VALUES then
-    error({ err = 'FILTER_TOO_BROAD ' .. field .. ' EQUAL ' .. id .. ' names more than ' .. MAX_FILTER_VALUES .. ' values' })
+    error({ err = 'FILTER_TOO_BROAD ' .. field .. ' EQUAL ' .. id .. ' matches ' .. #found .. ' values' })
   end
   for k, entry in ipairs(found) do found[k] = string.sub(entry, #prefix + 1) end
   return found
