@@ -7,6 +7,7 @@ import type { Hit, ShardHits, Suggestion } from './engine.ts'
 import { firstK } from './firstK.ts'
 import { byCodeUnits } from './native/sortedEntries.ts'
 import type { Facet } from './types.ts'
+import { mergeOrder } from '../mergeOrder.ts'
 import { addTo, bucketsOf, emptyBuckets, type Buckets } from './buckets.ts'
 
 /** The global order: higher score first, then urn ascending (code-unit order, as Redis sorts members). */
@@ -59,39 +60,16 @@ export function mergeHits(shards: readonly ShardHits[], start: number, count: nu
   return { total, urns: hits.map((h) => h.urn), facets: sumFacets(shards.map((s) => s.facets), facetLimit) }
 }
 
-/**
- * The first `take` hits of lists each already in the global order: the lists' heads kept in a heap, so that each hit
- * taken costs a few comparisons (log2 of the lists), not one per list (a deep page's 16 lists of 2,010 hits, whose
- * urns tie on their scores and share their first 40 characters, took ~30,000 comparisons of urns that way).
- */
+/** The first `take` hits of lists each already in the global order (mergeOrder.ts). */
 export function mergeSorted(lists: readonly Hit[][], take: number): Hit[] {
   const out: Hit[] = []
+  if (take <= 0) return out
   const at = lists.map(() => 0)
   const head = (k: number): Hit => lists[k]![at[k]!]!
-  const before = (a: number, b: number): boolean => compareHits(head(a), head(b)) < 0
-  const heap = lists.flatMap((list, k) => (list.length > 0 ? [k] : []))
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1
-      let m = i
-      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l
-      if (l + 1 < heap.length && before(heap[l + 1]!, heap[m]!)) m = l + 1
-      if (m === i) return
-      ;[heap[i], heap[m]] = [heap[m]!, heap[i]!]
-      i = m
-    }
-  }
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i)
-  while (out.length < take && heap.length > 0) {
-    const k = heap[0]!
-    out.push(lists[k]![at[k]!++]!)
-    if (at[k]! === lists[k]!.length) {
-      // The list ran out: the heap's last takes its place.
-      const last = heap.pop()!
-      if (heap.length > 0) heap[0] = last
-    }
-    down(0)
-  }
+  mergeOrder(at, lists.map((list) => list.length), (a, b) => compareHits(head(a), head(b)) < 0, (k) => {
+    out.push(head(k))
+    return out.length < take
+  })
   return out
 }
 

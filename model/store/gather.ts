@@ -2,25 +2,24 @@
  * Gathering what several shards hold into one answer: pure merges, and a page of several ordered sets read through
  * the few reads it is given (orderedSets.ts makes them for sorted sets).
  */
+import { mergeOrder } from '../mergeOrder.ts'
 
 /**
  * Merges urn lists that are each in order into one ordered, distinct list (code-unit order, as Redis sorts), its
- * first `limit` at most: the lists' heads compared, so that a page from deep in 16 shards' members costs the members
- * it takes, not a sort of every member sent.
+ * first `limit` at most: the lists' heads kept in order (mergeOrder.ts), so that a page from deep in 16 shards'
+ * members costs the members it takes, not a sort of every member sent.
  */
 export function mergeOrdered(lists: readonly string[][], limit = Infinity): string[] {
-  const at = lists.map(() => 0)
   const out: string[] = []
-  while (out.length < limit) {
-    let min = -1
-    for (let k = 0; k < lists.length; k++) {
-      const head = lists[k]![at[k]!]
-      if (head !== undefined && (min === -1 || head < lists[min]![at[min]!]!)) min = k
-    }
-    if (min === -1) break
-    const next = lists[min]![at[min]!++]!
-    if (next !== out[out.length - 1]) out.push(next)
-  }
+  if (limit <= 0) return out
+  const at = lists.map(() => 0)
+  const head = (k: number): string => lists[k]![at[k]!]!
+  mergeOrder(at, lists.map((list) => list.length), (a, b) => head(a) < head(b), (k) => {
+    const next = head(k)
+    if (next === out[out.length - 1]) return true
+    out.push(next)
+    return out.length < limit
+  })
   return out
 }
 

@@ -7,6 +7,7 @@
  */
 import { withMarks } from './stampedMarks.ts'
 import type { WordCopy } from './wordCopy.ts'
+import { mergeOrder } from '../../mergeOrder.ts'
 
 export interface QueryWord { token: string; prefix: boolean }
 
@@ -94,13 +95,13 @@ function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number)
   if (size > 0 && from < total) {
     const placed = new Set<number>()
     let skipped = 0
-    for (const [n, score] of merged(copy, ids)) {
-      if (placed.has(n) || (keep && !keep(n))) continue
+    eachMerged(copy, ids, (n, score) => {
+      if (placed.has(n) || (keep && !keep(n))) return true
       placed.add(n)
-      if (skipped++ < from) continue
+      if (skipped++ < from) return true
       page.push({ number: n, score })
-      if (page.length === size) break
-    }
+      return page.length < size
+    })
   }
   return { total, page, numbers }
 }
@@ -143,50 +144,18 @@ function severalWords(copy: WordCopy, ids: readonly (readonly number[])[], keep:
   })
 }
 
-/** The members of the postings of words `ids` merged in order (score, then urn): [number, score], duplicates kept. */
-function* merged(copy: WordCopy, ids: readonly number[]): Generator<[number, number]> {
+/**
+ * The members of the postings of words `ids` in order (score, then urn), duplicates kept: `visit(number, score)` for
+ * each until it answers false.
+ */
+function eachMerged(copy: WordCopy, ids: readonly number[], visit: (number: number, score: number) => boolean): void {
   const postings = ids.map((id) => copy.posting(id))
   const scores = ids.map((id) => copy.scoresOf(id))
-  // A heap of the postings' heads.
-  type Head = { k: number; at: number; n: number; score: number; key: number }
-  const head = (k: number, at: number): Head | undefined => {
-    const n = postings[k]![at]
-    return n === undefined ? undefined : { k, at, n, score: scores[k]![at]!, key: copy.orderKey(n) }
+  const at = ids.map(() => 0)
+  const before = (a: number, b: number): boolean => {
+    const sa = scores[a]![at[a]!]!
+    const sb = scores[b]![at[b]!]!
+    return sa < sb || (sa === sb && copy.orderKey(postings[a]![at[a]!]!) < copy.orderKey(postings[b]![at[b]!]!))
   }
-  const before = (a: Head, b: Head) => a.score < b.score || (a.score === b.score && a.key < b.key)
-  const heap: Head[] = []
-  const push = (h: Head) => {
-    heap.push(h)
-    for (let i = heap.length - 1; i > 0;) {
-      const up = (i - 1) >> 1
-      if (!before(heap[i]!, heap[up]!)) break
-      ;[heap[i], heap[up]] = [heap[up]!, heap[i]!]
-      i = up
-    }
-  }
-  const pop = (): Head => {
-    const top = heap[0]!
-    const last = heap.pop()!
-    if (heap.length > 0) {
-      heap[0] = last
-      for (let i = 0; ;) {
-        const l = 2 * i + 1
-        const r = l + 1
-        let m = i
-        if (l < heap.length && before(heap[l]!, heap[m]!)) m = l
-        if (r < heap.length && before(heap[r]!, heap[m]!)) m = r
-        if (m === i) break
-        ;[heap[i], heap[m]] = [heap[m]!, heap[i]!]
-        i = m
-      }
-    }
-    return top
-  }
-  postings.forEach((_, k) => { const h = head(k, 0); if (h) push(h) })
-  while (heap.length > 0) {
-    const h = pop()
-    yield [h.n, h.score]
-    const next = head(h.k, h.at + 1)
-    if (next) push(next)
-  }
+  mergeOrder(at, postings.map((p) => p.length), before, (k) => visit(postings[k]![at[k]!]!, scores[k]![at[k]!]!))
 }
