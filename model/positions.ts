@@ -1,4 +1,7 @@
-/** Grouping a list's positions by a key of each item, pure: for work sent once per group (a partition, a shard). */
+/**
+ * Lists by position, pure: their positions grouped by a key of each item (for work sent once per group: a partition, a
+ * shard), and whether two lists hold the same items in the same order.
+ */
 
 /**
  * The positions of `items` by `keyOf(item)`, each group's in order, the groups in the order of their first item;
@@ -14,4 +17,9 @@ export function positionsBy<T, K>(items: readonly T[], keyOf: (item: T, position
     else groups.set(key, [i])
   })
   return groups
+}
+
+/** Whether `a` and `b` hold the same items (===) in the same order. */
+export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i])
 }

@@ -3,6 +3,7 @@
  * hits' documents for matched fields, and shapes the responses of SPEC.md routes 5-7.
  */
 import type { EntitySpec } from '../entities.ts'
+import { sameItems } from '../positions.ts'
 import type { Registry } from '../registry.ts'
 import { readDocuments } from '../store/documents.ts'
 import type { Keys } from '../store/keys.ts'
@@ -24,9 +25,6 @@ export interface SearchRequest { entity: EntitySpec; input: string; start: numbe
 export interface AutocompleteRequest { entity: EntitySpec; query: string; limit: number; filter?: unknown }
 export interface BrowseRequest { entity: EntitySpec; path: string; start: number; limit: number }
 export interface ScrollSearchRequest { entities: readonly EntitySpec[]; input: string; filter?: unknown; count: number; order: ScrollOrder; scrollId?: string }
-
-/** Whether two pages list the same urns in the same order. */
-const sameUrns = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((urn, i) => urn === b[i])
 
 export class SearchService {
   private readonly redis: RedisClient
@@ -68,7 +66,7 @@ export class SearchService {
         { documents: single && text.kind !== 'all', facetValues: this.shardFacetValues })))
     const merged = await this.merged(req.entity, shards, req.start, count)
     const hits = page ? { ...merged, urns: page } : merged
-    const stored = single ? shards[0]!.documents : early && sameUrns(guessed!, hits.urns) ? await early : undefined
+    const stored = single ? shards[0]!.documents : early && sameItems(guessed!, hits.urns) ? await early : undefined
     return this.answer(req, query, hits, stored)
   }
 

@@ -26,7 +26,7 @@ import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
 import { normalizeSuggestion } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
-import { positionsBy } from '../../positions.ts'
+import { positionsBy, sameItems } from '../../positions.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { listIdsFromLexicons } from './idsUpgrade.ts'
 import { lexRange } from '../../store/lexRange.ts'
@@ -37,7 +37,7 @@ import { hasBit, type FacetCopy, type FacetValues, type ValueCounts } from './fa
 import type { FacetTallies } from './facetTallies.ts'
 import { matchWords, singleWord, type QueryWord, type WordAnswer } from './wordQuery.ts'
 import type { WordCopy } from './wordCopy.ts'
-import { criterionValueIds, documentNumbers, documentSet, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type FacetCriterion, type ResolvedCriterion } from './localFilter.ts'
+import { criterionValueIds, documentNumbers, documentSet, eachBit, facetCriterionOf, hasDocument, localCandidates, localCheck, localCriteriaOf, pairedCondition, type DocumentSet, type FacetCriterion, type ResolvedCriterion } from './localFilter.ts'
 import { addTo, emptyBuckets } from '../buckets.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
@@ -144,8 +144,6 @@ const hitsOf = (matched: WordsMatched): Hit[] => matched.answer.page.map((m, i) 
 
 /** What keeps a document on the copies, for a filter checked there (localFilter.ts). */
 const checkedOn = (groups: readonly ResolvedCriterion[][]) => (copies: { facets: FacetCopy; tallies: FacetTallies }) => localCheck(copies.facets, groups, copies.tallies)
-
-const sameStamp = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i])
 
 /** The names of a type's facet fields (`fields`: its search fields). */
 const facetNames = (fields: ReadonlyMap<string, SearchField>): string[] => [...fields.values()].filter((f) => f.facet).map((f) => f.name)
@@ -399,17 +397,13 @@ export class NativeEngine implements SearchEngine {
     const keys: number[] = []
     const best: number[] = []
     let total = 0
-    for (let at = 0; at < bitmap.length; at++) {
-      for (let bits = bitmap[at]!; bits !== 0;) {
-        const bit = Math.clz32(bits) - 24
-        bits ^= 0x80 >> bit
-        const n = at * 8 + bit
-        const key = words.orderKey(n)
-        if (Number.isNaN(key) || !words.has(n)) return undefined
-        total++
-        keepIfFirst(keys, best, from + size, key, n)
-      }
-    }
+    const whole = eachBit(bitmap, (n) => {
+      const key = words.orderKey(n)
+      if (Number.isNaN(key) || !words.has(n)) return false
+      total++
+      keepIfFirst(keys, best, from + size, key, n)
+    })
+    if (!whole) return undefined
     return { total, hits: best.slice(from).map((n) => ({ urn: words.urn(n), score: 0 })), facets: [], counts: { shard, counts } }
   }
 
@@ -537,7 +531,7 @@ export class NativeEngine implements SearchEngine {
     // Not awaited when the guess does not stand (or the catch-up fails): its failure is then nobody's.
     guessedDocuments?.catch(() => {})
     const copies = await caughtUp
-    const stands = guess !== undefined && copies.words === early!.words && copies.facets === early!.facets && sameStamp(guess.stamp, this.stampOf(copies, guess))
+    const stands = guess !== undefined && copies.words === early!.words && copies.facets === early!.facets && sameItems(guess.stamp, this.stampOf(copies, guess))
     const matched = stands ? guess! : this.matchOn(copies, fields, words, keep, from, size)
     const { answer, page } = matched
     const result: ShardHits = { total: answer.total, hits: hitsOf(matched), facets: [] }

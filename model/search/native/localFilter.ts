@@ -167,14 +167,22 @@ export const hasDocument = (set: DocumentSet, number: number): boolean => hasBit
 
 /** The set's document numbers, in increasing order. */
 export function documentNumbers(set: DocumentSet): number[] {
-  const bitmap = set.bitmap
   const out: number[] = []
+  eachBit(set.bitmap, (number) => { out.push(number) })
+  return out
+}
+
+/**
+ * Visits the numbers of the bits `bitmap` sets, in increasing order, reading it by byte and visiting only those bits,
+ * until `visit` answers false; answers false when it stopped so.
+ */
+export function eachBit(bitmap: Uint8Array, visit: (number: number) => boolean | void): boolean {
   for (let at = 0; at < bitmap.length; at++) {
     for (let bits = bitmap[at]!; bits !== 0;) {
       const bit = Math.clz32(bits) - 24
       bits ^= 0x80 >> bit
-      out.push(at * 8 + bit)
+      if (visit(at * 8 + bit) === false) return false
     }
   }
-  return out
+  return true
 }
