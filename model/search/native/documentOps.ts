@@ -55,14 +55,14 @@ export function nativeDocumentOps(
   const now = nativeEntries(registry, entity, after)
   const ops: Op[] = []
   const docs = ix('docs')
-  const fields = [...registry.searchFields(entity).values()]
+  const searchFields = registry.searchFields(entity)
+  const fields = [...searchFields.values()]
   const facets = new Set(fields.filter((f) => f.facet).map((f) => f.name))
   const paired = new Set(fields.filter(pairedField).map((f) => f.name))
-  const urnFields = new Set(fields.filter((f) => f.type === 'URN').map((f) => f.name))
   // After a KLINK or KUNLINK of a URN field's value: its entry in the field's ids, when the value entered or left the
   // lexicon (apply.lua IDLINK).
   const idLinked = (field: string, lower: string): Op[] => {
-    const entry = urnFields.has(field) ? idEntry(lower) : undefined
+    const entry = searchFields.get(field)?.type === 'URN' ? idEntry(lower) : undefined
     return entry ? [['IDLINK', ix('ids', field), entry]] : []
   }
   // The document's number comes first (every bitmap op below reads it) and goes last.
