@@ -60,7 +60,8 @@ function cpuWhileAlive(pid: number): { stop: () => { all: number; system: number
 const sum = (a: { all: number; system: number }[]) => ({ all: a.reduce((n, c) => n + c.all, 0), system: a.reduce((n, c) => n + c.system, 0) })
 const pids = { redis: Number(/process_id:(\d+)/.exec(await redis.info('server'))![1]), gateway: children.at(-1)!.process.pid!, workers: children.slice(0, -1).map((c) => c.process.pid!) }
 const sample = () => ({ redis: cpuOf(pids.redis), gateway: cpuOf(pids.gateway), workers: sum(pids.workers.map(cpuOf)) })
-async function measure(name: string, units: string, run: () => Promise<number>): Promise<void> {
+/** Runs `run` (which answers how many units it did), prints its rate and each process's CPU per unit, and answers its seconds. */
+async function measure(name: string, units: string, run: () => Promise<number>): Promise<number> {
   await resetCommandStats([redis])
   const before = sample()
   const t0 = performance.now()
@@ -74,6 +75,7 @@ async function measure(name: string, units: string, run: () => Promise<number>):
   process.stdout.write(`${name}: ${round(n / seconds)} ${units}/s over ${round(seconds)} s; CPU per ${units.replace(/s$/, '')}: ${per('redis')}, ${per('gateway')}, ${per('workers')}\n`)
   const times = await commandTimes([redis], 14)
   process.stdout.write(`  Redis per ${units.replace(/s$/, '')}: ${times.map((t) => `${t.command} ${round(t.calls / n)}x ${round((t.ms * 1000) / n)} us`).join(', ')}\n`)
+  return seconds
 }
 
 try {
@@ -81,14 +83,11 @@ try {
   await measure('idle', 'seconds', async () => { await new Promise((r) => setTimeout(r, 5000)); return 5 })
   // As upstream's sink sends them (issue 20's batch figure): 100 datasets a request, each 3 aspects (properties, tags,
   // owner: the live scenario's catalogue), 4 requests in flight.
-  let seconds = 0
-  await measure('batch first writes', 'datasets', async () => {
-    const t0 = performance.now()
+  const seconds = await measure('batch first writes', 'datasets', async () => {
     await runLoad(base, 4, Math.ceil(DATASETS / BATCH_DATASETS), (b) => ({
       method: 'POST', path: '/aspects?action=ingestProposalBatch',
       body: JSON.stringify({ proposals: Array.from({ length: Math.min(BATCH_DATASETS, DATASETS - b * BATCH_DATASETS) }, (_, k) => loadProposals(b * BATCH_DATASETS + k)).flat() }),
     }))
-    seconds = (performance.now() - t0) / 1000
     return DATASETS
   })
   process.stdout.write(`  (${round((3 * DATASETS) / seconds)} aspects/s sent, ${BATCH_DATASETS} datasets x 3 aspects a request; 6 aspects stored per dataset)\n`)
