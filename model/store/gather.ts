@@ -42,13 +42,13 @@ export const DEEP_PAGE = 100
  * and their total. Merging each set's first start+count members costs O(start) per set (a page from 5,000 of 16
  * shards moved 80,000 members); instead, members spread evenly over shards (they are hashed), so the smallest of
  * the sets' members at rank start/S (S sets) has about `start` members before it in all; counting them exactly
- * (one count per set, O(log n)) tells which members from it on are wanted, and each set sends only that many
- * (start - before + count) from it on: three round trips. The candidate a quarter up is counted beside the smallest
+ * (one count per set, O(log n)) tells how many members from it on are wanted (start - before + count), of which
+ * each set sends its share (firstFrom): three round trips. The candidate a quarter up is counted beside the smallest
  * and taken when it has at most `start` members before it (most often: the smallest lies ~1.8 standard deviations of
- * the spread below `start`, so each of 16 sets sent a few hundred members for a page from 3,500 of 8,300). Exact whatever
- * the spread: a pivot with more than `start` members before it is dropped, and every set then sends from its first
- * member. A shallow page (before DEEP_PAGE) takes one round trip (each set's first start+count), and one set is
- * read by rank.
+ * the spread below `start`, so a few hundred members are wanted from it for a page from 3,500 of 8,300). Exact
+ * whatever the spread: a pivot with more than `start` members before it is dropped, and the sets then send from
+ * their first member. A shallow page (before DEEP_PAGE) takes one round trip (the sets' shares of their first
+ * start+count), and one set is read by rank.
  */
 export async function pageAcross(sets: readonly OrderedSet[], start: number, count: number): Promise<{ total: number; members: string[] }> {
   const sum = (list: number[]) => list.reduce((a, b) => a + b, 0)
@@ -58,8 +58,8 @@ export async function pageAcross(sets: readonly OrderedSet[], start: number, cou
     return { total: total!, members }
   }
   if (start < DEEP_PAGE) {
-    const [all, lists] = await Promise.all([sizes, Promise.all(sets.map((s) => count > 0 ? s.from(undefined, start + count) : []))])
-    return { total: sum(all), members: mergeOrdered(lists, start + count).slice(start) }
+    const [all, first] = await Promise.all([sizes, count > 0 ? firstFrom(sets, undefined, undefined, start + count) : []])
+    return { total: sum(all), members: first.slice(start) }
   }
   const share = Math.floor(start / sets.length)
   const [all, candidates] = await Promise.all([sizes, Promise.all(sets.map((s) => s.window(share, 1)))])
@@ -73,6 +73,36 @@ export async function pageAcross(sets: readonly OrderedSet[], start: number, cou
   const best = counted.find((c) => c.before <= start)
   const pivot = best?.pivot
   const before = best?.before ?? 0
-  const lists = await Promise.all(sets.map((s, k) => all[k]! > 0 ? s.from(pivot, start - before + count) : []))
-  return { total, members: mergeOrdered(lists, start - before + count).slice(start - before) }
+  return { total, members: (await firstFrom(sets, all, pivot, start - before + count)).slice(start - before) }
+}
+
+/**
+ * Members each of `sets` sets sends first towards `need` members of their union: its share and four standard
+ * deviations of it (members are hashed over the sets, so a set's part of any stretch is nearly binomial), at least 2.
+ */
+export function shareOf(need: number, sets: number): number {
+  const share = need / sets
+  return Math.min(need, Math.ceil(share + 4 * Math.sqrt(share) + 2))
+}
+
+/**
+ * The first `need` members of the union of `sets` from `pivot` on (included; from the first when undefined), the
+ * sets known empty (`sizes` 0) left out. Each set sends its share (shareOf) rather than all `need`. A set that sent
+ * its whole share may hold more members before the cut (the merge's `need`-th, or anywhere when the merge fell
+ * short): only such a set is read again, from its last member sent on, for `need` more, so the answer is exact
+ * whatever the spread (a further round trip, rare).
+ */
+async function firstFrom(sets: readonly OrderedSet[], sizes: readonly number[] | undefined, pivot: string | undefined, need: number): Promise<string[]> {
+  const cap = shareOf(need, sets.length)
+  const lists = await Promise.all(sets.map((s, k) => (sizes?.[k] === 0 ? Promise.resolve([]) : s.from(pivot, cap))))
+  const merged = mergeOrdered(lists, need)
+  const cut = merged.length === need ? merged[need - 1]! : undefined
+  const short = lists.flatMap((list, k) => (list.length === cap && cap < need && (cut === undefined || list[cap - 1]! < cut) ? [k] : []))
+  if (short.length === 0) return merged
+  await Promise.all(short.map(async (k) => {
+    const list = lists[k]!
+    const more = await sets[k]!.from(list[cap - 1], need + 1)
+    list.push(...more.slice(more[0] === list[cap - 1] ? 1 : 0))
+  }))
+  return mergeOrdered(lists, need)
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { DEEP_PAGE, mergeOrdered, pageAcross, type OrderedSet } from '../../../model/store/gather.ts'
+import { DEEP_PAGE, mergeOrdered, pageAcross, shareOf, type OrderedSet } from '../../../model/store/gather.ts'
 import { sortedSetOf } from '../../../model/store/orderedSets.ts'
 import { connectForRequests } from '../../../model/store/redis.ts'
 import { testRedisTarget } from '../../helpers/service.ts'
@@ -59,6 +59,43 @@ test('deep pages of many sets, whose pivot is refined: the slice of all members 
     assert.equal(page.members, sorted.slice(start, start + 10), `from ${start}`)
   }
   for (const key of keys) await redis.del(key)
+})
+
+/** Sets that count the members they send. */
+function counted(keys: string[]): { sets: OrderedSet[]; sent: () => number } {
+  let sent = 0
+  const sets = setsOf(keys).map((set): OrderedSet => ({ ...set, from: async (member, limit) => { const got = await set.from(member, limit); sent += got.length; return got } }))
+  return { sets, sent: () => sent }
+}
+
+test('shareOf: a set sends about its share of what is wanted, never more than all of it', () => {
+  assert.equal(shareOf(10, 1), 10)
+  assert.equal(shareOf(1, 16), 1)
+  assert.equal(shareOf(260, 16), Math.ceil(260 / 16 + 4 * Math.sqrt(260 / 16) + 2))
+  assert.ok(shareOf(5000, 16) < 5000 / 16 * 1.3)
+})
+
+test('each set sends its share of a page, and only a set that may hold more before the cut is read again', async () => {
+  const urns = urnsOf(4000)
+  const sorted = [...urns].sort()
+  const even = keysOf(16, 'share_even')
+  await Promise.all(urns.map((urn, i) => redis.zadd(even[(i * 7919) % 16]!, 0, urn)))
+  for (const [start, count] of [[0, 10], [40, 20], [150, 10], [2345, 10], [3990, 10]] as const) {
+    const { sets, sent } = counted(even)
+    const page = await pageAcross(sets, start, count)
+    assert.equal(page.members, sorted.slice(start, start + count), `even, from ${start}`)
+    // Before, every set sent all that was wanted from the pivot (16 times it); now about one share each.
+    assert.ok(sent() < 16 * shareOf(start < DEEP_PAGE ? start + count : 400, 16) + 16 * 20, `even, from ${start}: ${sent()} sent`)
+  }
+  // Nearly every member in one set: its share is far too few, so it is read again, and every page is still exact.
+  const skewed = keysOf(16, 'share_skewed')
+  await Promise.all(urns.map((urn, i) => redis.zadd(skewed[i % 50 === 0 ? 1 + (i % 15) : 0]!, 0, urn)))
+  for (const [start, count] of [[0, 10], [0, 90], [57, 30], [DEEP_PAGE, 10], [1500, 25], [3990, 10], [3999, 5]] as const) {
+    const page = await pageAcross(setsOf(skewed), start, count)
+    assert.equal(page.members, sorted.slice(start, start + count), `skewed, from ${start}`)
+    assert.equal(page.total, 4000)
+  }
+  for (const key of [...even, ...skewed]) await redis.del(key)
 })
 
 test.after(async () => {
