@@ -95,8 +95,8 @@ export interface SearchEngine {
    * before `after`. A range read of an ordered set: scroll (model/search/scroll.ts) pages with it.
    */
   urnsAfter(shard: number, entity: EntitySpec, after: string | undefined, limit: number, descending: boolean): Promise<string[]>
-  /** One shard's autocomplete candidates (distinct values). */
-  autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]>
+  /** Autocomplete across every shard: at most `limit` suggestions, ranked (suggest.ts rankSuggestions). */
+  autocomplete(query: AutocompleteQuery): Promise<string[]>
   /**
    * Optional: prepares this process to answer queries without first copying anything (the native engine copies its
    * facet lines and name lexicons, then keeps them current); a gateway reports ready once it is done.

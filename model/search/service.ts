@@ -12,11 +12,10 @@ import { browse } from './browse.ts'
 import type { SearchEngine, ShardHits } from './engine.ts'
 import { shardFacetValues } from './limits.ts'
 import { matchedFields } from './matches.ts'
-import { mergeHits, mergeSuggestions } from './merge.ts'
+import { mergeHits } from './merge.ts'
 import { parseFilter, parseInput } from './query.ts'
 import type { Facet, SearchQuery } from './types.ts'
 import { SORT_WINDOW, lastChanged, sortName, sortUrns, type SortOrder } from './sort.ts'
-import { rankSuggestions, topSuggestions } from './suggest.ts'
 import { decodeScrollId, encodeScrollId, scrollPage, type ScrollOrder } from './scroll.ts'
 
 export const MAX_PAGE = 10_000
@@ -140,9 +139,7 @@ export class SearchService {
     const filter = parseFilter(this.registry, req.entity, req.filter)
     if (req.query.trim() === '') return { suggestions: [], query: req.query }
     const query = { entity: req.entity, query: req.query, filter, limit: Math.min(req.limit, MAX_PAGE) }
-    const found = await Promise.all(this.keys.allShards().map((shard) => this.engine.autocompleteShard(shard, query)))
-    // Each shard's top `limit` holds its part of the merged top (suggest.ts), so only those are merged.
-    return { suggestions: rankSuggestions(mergeSuggestions(found.map((list) => topSuggestions([...list], query.limit))), query.limit), query: req.query }
+    return { suggestions: await this.engine.autocomplete(query), query: req.query }
   }
 
   /** Route 5's `value`. */

@@ -110,6 +110,19 @@ t('browse, autocomplete and facets count every shard', async ({ svc }) => {
   assert.is(search.body.value.metadata.searchResultMetadatas.find((f: { name: string }) => f.name === 'platform').aggregations.hive, 10)
 })
 
+t('autocomplete across shards reads the first suggestion entries of them all, as one server does', async ({ svc }) => {
+  // 60 long names first in entry order, then a short one: one server reads the first 50 entries (a limit of 10
+  // reads 50), so the short name is not among them; shards each reading their own first 50 would have found it.
+  const long = Array.from({ length: 60 }, (_, i) => `acshare_${String(i).padStart(3, '0')}_long_tail`)
+  await Promise.all([...long, 'acshare_z'].map(async (name) => assert.is((await propose(svc, ds(name), 'status', { removed: false })).status, 200)))
+  const ac = await svc.call('POST', '/entities?action=autocomplete', { query: 'acshare', entity: 'dataset', limit: 10 })
+  assert.equal(ac.body.value.suggestions, long.slice(0, 10))
+  const all = await svc.call('POST', '/entities?action=autocomplete', { query: 'acshare_z', entity: 'dataset', limit: 10 })
+  assert.equal(all.body.value.suggestions, ['acshare_z'])
+  const filtered = await svc.call('POST', '/entities?action=autocomplete', { query: 'acshare', entity: 'dataset', limit: 5, filter: { or: [{ and: [{ field: 'name', condition: 'END_WITH', value: '7_long_tail' }] }] } })
+  assert.equal(filtered.body.value.suggestions, ['acshare_007_long_tail', 'acshare_017_long_tail', 'acshare_027_long_tail', 'acshare_037_long_tail', 'acshare_047_long_tail'])
+})
+
 t('a deep browse page (from 100 on) across shards is the slice of the whole listing', async ({ svc }) => {
   const names = Array.from({ length: 130 }, (_, i) => `browsedeep_${String(i).padStart(3, '0')}`)
   await Promise.all(names.map(async (name) => assert.is((await propose(svc, ds(name), 'status', { removed: false })).status, 200)))

@@ -1,7 +1,7 @@
 /**
  * The native search engine: an inverted index on core Redis structures (sets, sorted sets, lexicographic ranges),
  * for servers without the search module, one index per shard. Queries run as one Lua script per shard
- * (search-2.lua, autocomplete-2.lua), whose cost is bounded by the page and the facet values shown, except those
+ * (search-2.lua, autocomplete-3.lua), whose cost is bounded by the page and the facet values shown, except those
  * this process answers from its copy of the index (indexMirror.ts): every query of words (wordQuery.ts) and every
  * `*` with a condition on a name, their filters checked on the copies when each criterion is on facet values or a
  * name (localFilter.ts; any other filter is resolved to its documents by the script), and a frequent facet value
@@ -19,16 +19,17 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisClient } from '../../store/redis.ts'
 import { LuaScript } from '../../store/script.ts'
-import type { FacetCounts, Hit, SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
+import type { FacetCounts, Hit, SearchEngine, ShardHits, ShardOptions } from '../engine.ts'
 import { firstK } from '../firstK.ts'
 import { mergeSorted } from '../merge.ts'
 import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
-import { normalizeSuggestion } from '../suggest.ts'
+import { normalizeSuggestion, rankSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { positionsBy, sameItems } from '../../positions.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { listIdsFromLexicons } from './idsUpgrade.ts'
+import { firstFrom } from '../../store/gather.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
 import { pairUrn, type Numbers, type PairCondition, type PairsCopy, type RangeCondition } from './pairsCopy.ts'
@@ -41,7 +42,7 @@ import { criterionValueIds, documentNumbers, documentSet, eachBit, facetCriterio
 import { addTo, emptyBuckets } from '../buckets.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
-const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-2.lua')
+const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-3.lua')
 /**
  * The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps, 3
  * since their words are kept whole by number (`words:`) instead of in a posting per word, 4 since a urn's id has no
@@ -59,10 +60,11 @@ const COUNT_BY_BITMAP = 1024
 /** How often a gateway reads the change logs of its copies of the index (warmUp). */
 const KEEP_CURRENT_MS = 1000
 /**
- * Suggestion entries scanned per autocomplete and shard: a few times the suggestions asked for (entries come in
- * the order of their text, so the first ones are the best candidates), within bounds.
+ * Suggestion entries an autocomplete reads (of all shards together): a few times the suggestions asked for
+ * (entries come in the order of their text, so the first ones are the best candidates), within bounds; with a
+ * filter, which may drop most of them, 1,000.
  */
-const autocompleteScan = (limit: number): number => Math.min(1000, Math.max(50, limit * 5))
+const autocompleteScan = (limit: number, filtered: boolean): number => (filtered ? 1000 : Math.min(1000, Math.max(50, limit * 5)))
 /**
  * Pages (start + count) up to which guessPage guesses: a deeper page's merge of every shard's first start+count is
  * dear, and guessed it would be merged twice (a page from 0-2000 on 16 shards: 1.5-1.8 ms of the gateway's CPU a
@@ -691,16 +693,40 @@ export class NativeEngine implements SearchEngine {
   }
 
 
-  async autocompleteShard(shard: number, query: AutocompleteQuery): Promise<Suggestion[]> {
-    const target = this.scriptTarget(shard, query.entity)
-    const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))
-    const args = [
-      target.prefix, target.tmp, normalizeSuggestion(query.query), String(query.filter.length > 0 ? 1000 : autocompleteScan(query.limit)),
-      String(this.maxValuesPerShard), ...encodeFilter(filter),
-    ]
-    const raw = (await this.runScript(autocompleteScript, target.keys, args)) as string[]
-    const found: Suggestion[] = []
-    for (let i = 0; i < raw.length; i += 2) found.push({ text: raw[i]!, whole: raw[i + 1] === '1' })
-    return found
+  /**
+   * Autocomplete: the values of the first suggestion entries that start with the query (AUTOCOMPLETE_SCAN: of all
+   * shards together, in entry order; with a filter, those it keeps), each value once, ranked (suggest.ts). Each shard
+   * sends its share of those entries (gather.ts firstFrom; autocomplete-3.lua), and one that may hold more before the
+   * cut is read again, so a cluster reads the same entries as one server, where every shard read them all.
+   */
+  async autocomplete(query: AutocompleteQuery): Promise<string[]> {
+    const text = normalizeSuggestion(query.query)
+    const shards = this.keys.allShards()
+    const filters = await Promise.all(shards.map((shard) => Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))))
+    // Entry -> its mark (autocomplete-3.lua): what each shard said of the entries it sent.
+    const marks = new Map<string, string>()
+    const sets = shards.map((shard, k) => ({
+      from: async (entry: string | undefined, limit: number): Promise<string[]> => {
+        const target = this.scriptTarget(shard, query.entity)
+        const args = [target.prefix, target.tmp, text, String(limit), String(this.maxValuesPerShard), entry ?? '', ...encodeFilter(filters[k]!)]
+        const raw = (await this.runScript(autocompleteScript, target.keys, args)) as string[]
+        const entries: string[] = []
+        for (let i = 0; i < raw.length; i += 2) {
+          entries.push(raw[i]!)
+          marks.set(raw[i]!, raw[i + 1]!)
+        }
+        return entries
+      },
+    }))
+    const first = await firstFrom(sets, undefined, undefined, autocompleteScan(query.limit, query.filter.length > 0))
+    // Each value from its first entry the filter keeps: whole when that entry's text is the value's start.
+    const found = new Map<string, boolean>()
+    for (const entry of first) {
+      const mark = marks.get(entry)
+      const original = entry.split('\0')[1]
+      if (mark && original !== undefined && !found.has(original)) found.set(original, mark === '1')
+    }
+    return rankSuggestions([...found].map(([value, whole]) => ({ text: value, whole })), query.limit)
   }
+
 }

@@ -19,8 +19,8 @@ import type { Op } from '../../store/ops.ts'
 import type { RedisTarget } from '../../store/redis.ts'
 import type { SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
 import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
-import { topValues } from '../merge.ts'
-import { matchSuggestion, normalizeSuggestion, topSuggestions } from '../suggest.ts'
+import { mergeSuggestions, topValues } from '../merge.ts'
+import { matchSuggestion, normalizeSuggestion, rankSuggestions, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, cooccurrenceBuilt, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
@@ -236,7 +236,14 @@ export class RediSearchEngine implements SearchEngine {
     return (await this.commands(index).sendCommand([descending ? 'ZREVRANGEBYLEX' : 'ZRANGEBYLEX', liveKey(index), from, to, 'LIMIT', '0', String(limit)])) as string[]
   }
 
-  async autocompleteShard(shard: number, q: AutocompleteQuery): Promise<Suggestion[]> {
+  /** Each shard's candidates (its distinct values), ranked together: each shard's top `limit` holds its part of the top. */
+  async autocomplete(q: AutocompleteQuery): Promise<string[]> {
+    const found = await Promise.all(this.keys.allShards().map((shard) => this.autocompleteShard(shard, q)))
+    return rankSuggestions(mergeSuggestions(found.map((list) => topSuggestions([...list], q.limit))), q.limit)
+  }
+
+  /** One shard's autocomplete candidates (distinct values), in rank order. */
+  private async autocompleteShard(shard: number, q: AutocompleteQuery): Promise<Suggestion[]> {
     const normalized = normalizeSuggestion(q.query)
     const acSpecs = [...this.registry.searchFields(q.entity).values()].filter((f) => f.autocomplete)
     const acFields = acSpecs.map((f) => f.name)
