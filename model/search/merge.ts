@@ -8,6 +8,7 @@ import { firstK } from './firstK.ts'
 import { byCodeUnits } from './native/sortedEntries.ts'
 import type { Facet } from './types.ts'
 import { mergeOrder } from '../mergeOrder.ts'
+import { shareOf } from '../store/gather.ts'
 import { addTo, bucketsOf, emptyBuckets, type Buckets } from './buckets.ts'
 
 /** The global order: higher score first, then urn ascending (code-unit order, as Redis sorts members). */
@@ -53,11 +54,34 @@ function withinLimit(facet: Facet, limit: number): boolean {
   return true
 }
 
-/** The page [start, start+count) of the merged hits of shards that each answered their first start+count. */
-export function mergeHits(shards: readonly ShardHits[], start: number, count: number, facetLimit: number): { total: number; urns: string[]; facets: Facet[] } {
+/**
+ * The page [start, start+count) of the merged hits of shards that each answered their first start+count, or of
+ * `first`, the first start+count of them merged already (shardWindows).
+ */
+export function mergeHits(shards: readonly ShardHits[], start: number, count: number, facetLimit: number, first?: readonly Hit[]): { total: number; urns: string[]; facets: Facet[] } {
   const total = shards.reduce((n, s) => n + s.total, 0)
-  const hits = shards.length === 1 ? shards[0]!.hits : mergeSorted(shards.map((s) => s.hits), start + count).slice(start)
+  const hits = shards.length === 1 ? shards[0]!.hits : (first ?? mergeSorted(shards.map((s) => s.hits), start + count)).slice(start)
   return { total, urns: hits.map((h) => h.urn), facets: sumFacets(shards.map((s) => s.facets), facetLimit) }
+}
+
+/**
+ * The first `window` hits of several shards, each asked for its hits by `ask(shard, size)`: each for its share of
+ * the window first (gather.ts shareOf: hits are spread over shards by their urn's hash), and only a shard that may
+ * hold more before the window's last hit (it sent its whole share, has more, and its last sent comes before that
+ * hit) again for the whole window. Every shard answering its first `window` built and sent ~16 times the hits a
+ * deep page needs on 16 shards. Answers the shards' answers (the last asked of each) and the merged window.
+ */
+export async function shardWindows(shards: readonly number[], window: number, ask: (shard: number, size: number) => Promise<ShardHits>): Promise<{ answers: ShardHits[]; first: Hit[] }> {
+  const share = shareOf(window, shards.length)
+  const answers = await Promise.all(shards.map((shard) => ask(shard, share)))
+  let first = mergeSorted(answers.map((a) => a.hits), window)
+  const cut = first.length === window ? first[window - 1] : undefined
+  const short = answers.flatMap((a, k) => (a.hits.length === share && a.total > share && (cut === undefined || compareHits(a.hits[share - 1]!, cut) < 0) ? [k] : []))
+  if (short.length === 0) return { answers, first }
+  const again = await Promise.all(short.map((k) => ask(shards[k]!, window)))
+  short.forEach((k, i) => { answers[k] = again[i]! })
+  first = mergeSorted(answers.map((a) => a.hits), window)
+  return { answers, first }
 }
 
 /** The first `take` hits of lists each already in the global order (mergeOrder.ts). */

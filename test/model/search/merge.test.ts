@@ -1,8 +1,12 @@
-/** Merging shards' hits, pure: the one-pass merge of lists in the global order equals sorting them all. */
+/**
+ * Merging shards' hits, pure: the one-pass merge of lists in the global order equals sorting them all, and a window
+ * gathered from each shard's share of it (asked again where a shard may hold more) equals the whole merge.
+ */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Hit } from '../../../model/search/engine.ts'
-import { compareHits, mergeSorted, sumFacets } from '../../../model/search/merge.ts'
+import type { ShardHits } from '../../../model/search/engine.ts'
+import { compareHits, mergeSorted, shardWindows, sumFacets } from '../../../model/search/merge.ts'
 
 test('merging sorted lists takes the same first hits as sorting all of them', () => {
   for (let seed = 1; seed <= 10; seed++) {
@@ -11,6 +15,26 @@ test('merging sorted lists takes the same first hits as sorting all of them', ()
     for (const list of lists) list.sort(compareHits)
     const all = lists.flat().sort(compareHits)
     for (const take of [0, 1, 10, 150, 300, 400]) assert.equal(mergeSorted(lists, take), all.slice(0, take), `seed ${seed}, take ${take}`)
+  }
+})
+
+test('a window gathered from each shard\'s share equals the merge of every shard\'s whole window, spread evenly or not', async () => {
+  for (const [name, shardOf] of [['even', (i: number) => (i * 7919) % 16], ['skewed', (i: number) => (i % 9 === 0 ? 1 + (i % 15) : 0)], ['few', (i: number) => (i < 40 ? i % 16 : 3)]] as const) {
+    const lists: Hit[][] = Array.from({ length: 16 }, () => [])
+    for (let i = 0; i < 3000; i++) lists[shardOf(i)]!.push({ urn: `urn:x:${String((i * 7919) % 3000).padStart(5, '0')}`, score: i % 7 === 0 ? 2 : 1 })
+    for (const list of lists) list.sort(compareHits)
+    for (const window of [100, 250, 1010, 2990, 3000, 4000]) {
+      const asked: number[] = []
+      const ask = async (shard: number, size: number): Promise<ShardHits> => {
+        asked.push(size)
+        return { total: lists[shard]!.length, hits: lists[shard]!.slice(0, size), facets: [] }
+      }
+      const { answers, first } = await shardWindows(Array.from({ length: 16 }, (_, k) => k), window, ask)
+      assert.equal(first, mergeSorted(lists, window), `${name}, window ${window}`)
+      assert.is(answers.length, 16)
+      if (name === 'even' && window <= 1010) assert.ok(asked.every((size) => size < window / 4), `${name}, window ${window}: asked ${asked.join(',')}`)
+      if (name === 'skewed') assert.ok(asked.includes(window), `${name}, window ${window}: the full shard is asked again`)
+    }
   }
 })
 
