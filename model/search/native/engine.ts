@@ -694,8 +694,8 @@ export class NativeEngine implements SearchEngine {
 
 
   /**
-   * Autocomplete: the values of the first suggestion entries that start with the query (AUTOCOMPLETE_SCAN: of all
-   * shards together, in entry order; with a filter, those it keeps), each value once, ranked (suggest.ts). Each shard
+   * Autocomplete: the values of the first suggestion entries that start with the query (autocompleteScan of them, of
+   * all shards together, in entry order; with a filter, those it keeps), each value once, ranked (suggest.ts). Each shard
    * sends its share of those entries (gather.ts firstFrom; autocomplete-3.lua), and one that may hold more before the
    * cut is read again, so a cluster reads the same entries as one server, where every shard read them all.
    */
@@ -728,5 +728,4 @@ export class NativeEngine implements SearchEngine {
     }
     return rankSuggestions([...found].map(([value, whole]) => ({ text: value, whole })), query.limit)
   }
-
 }
