@@ -121,6 +121,12 @@ t('autocomplete across shards reads the first suggestion entries of them all, as
   assert.equal(all.body.value.suggestions, ['acshare_z'])
   const filtered = await svc.call('POST', '/entities?action=autocomplete', { query: 'acshare', entity: 'dataset', limit: 5, filter: { or: [{ and: [{ field: 'name', condition: 'END_WITH', value: '7_long_tail' }] }] } })
   assert.equal(filtered.body.value.suggestions, ['acshare_007_long_tail', 'acshare_017_long_tail', 'acshare_027_long_tail', 'acshare_037_long_tail', 'acshare_047_long_tail'])
+  // A value that starts with the query ranks before a shorter one where the query starts a later word, whatever its letters.
+  for (const name of ['Ñandúac_zeta', 'aa_ñandúac']) assert.is((await propose(svc, ds(name), 'status', { removed: false })).status, 200)
+  for (const filter of [undefined, { or: [{ and: [{ field: 'origin', condition: 'EQUAL', value: 'PROD' }] }] }]) {
+    const ranked = await svc.call('POST', '/entities?action=autocomplete', { query: 'ñandúac', entity: 'dataset', limit: 10, ...(filter ? { filter } : {}) })
+    assert.equal(ranked.body.value.suggestions, ['Ñandúac_zeta', 'aa_ñandúac'], filter ? 'with a filter' : 'without')
+  }
 })
 
 t('a deep browse page (from 100 on) across shards is the slice of the whole listing', async ({ svc }) => {

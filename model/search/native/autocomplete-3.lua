@@ -1,17 +1,15 @@
 --[[
   Native autocomplete over one entity type's suggestion entries in one shard (`ac:`: `text\0original\0urn`, text
-  lower-cased from a word start), optionally restricted by a filter, in one atomic step: the shard's entries that
-  start with the query, in entry order, from a given one on, each marked by what the filter says of it. The gateway
-  merges the shards' entries into the first ones of them all (NativeEngine.autocomplete).
+  lower-cased from a word start), restricted by a filter, in one atomic step: the shard's entries that start with
+  the query, in entry order, from a given one on, each with whether the filter keeps it. The gateway merges the
+  shards' entries into the first ones of them all (NativeEngine.autocomplete); without a filter it reads them itself.
 
   KEYS[1]  the live set of the type in the shard; every other key is named from ARGV[1] and ARGV[2], which carry
            the same shard hash tag (one slot)
   ARGV     1 index prefix P, 2 temporary key prefix, 3 query (normalized), 4 most entries to read, 5 most values a
            string condition may match (filter.lua), 6 the entry to read from (included; '' for the first that starts
            with the query), then the filter exactly as search-2.lua reads it (group count, criteria lists)
-  Returns  {entry, mark, ...} for every entry read: mark '1' when the filter keeps it and its text is its original's
-           whole value (lower-cased), '0' when the filter keeps it and its text starts at a later word, '' when the
-           filter drops it
+  Returns  {entry, kept, ...} for every entry read: kept '1' when the filter keeps its urn, '' when it drops it
 ]]
 local P = ARGV[1]
 local TMP = ARGV[2]
@@ -34,13 +32,9 @@ local from = ARGV[6] ~= '' and ARGV[6] or q
 local entries = redis.call('ZRANGEBYLEX', P .. 'ac:', '[' .. from, '[' .. q .. '\255', 'LIMIT', 0, tonumber(ARGV[4]))
 local out = {}
 for _, entry in ipairs(entries) do
-  local text, original, urn = string.match(entry, '^([^%z]*)%z([^%z]*)%z(.*)$')
-  local mark = ''
-  if original and (filterKey == nil or (filterKey ~= false and redis.call('ZSCORE', filterKey, urn) ~= false)) then
-    mark = (string.lower(original) == text) and '1' or '0'
-  end
+  local urn = string.match(entry, '^[^%z]*%z[^%z]*%z(.*)$')
   out[#out + 1] = entry
-  out[#out + 1] = mark
+  out[#out + 1] = (urn and (filterKey == nil or (filterKey ~= false and redis.call('ZSCORE', filterKey, urn) ~= false))) and '1' or ''
 end
 cleanup()
 return out

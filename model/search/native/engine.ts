@@ -695,37 +695,42 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Autocomplete: the values of the first suggestion entries that start with the query (autocompleteScan of them, of
-   * all shards together, in entry order; with a filter, those it keeps), each value once, ranked (suggest.ts). Each shard
-   * sends its share of those entries (gather.ts firstFrom; autocomplete-3.lua), and one that may hold more before the
-   * cut is read again, so a cluster reads the same entries as one server, where every shard read them all.
+   * all shards together, in entry order; with a filter, those it keeps), each value once, whole when its first entry
+   * is the value's start, ranked (suggest.ts). Each shard sends its share of those entries (gather.ts firstFrom), and
+   * one that may hold more before the cut is read again, so a cluster reads the same entries as one server (where
+   * each of 16 shards read them all). Entries are read with `ZRANGEBYLEX`, or with a filter by autocomplete-3.lua,
+   * which says of each whether the filter keeps it.
    */
   async autocomplete(query: AutocompleteQuery): Promise<string[]> {
     const text = normalizeSuggestion(query.query)
     const shards = this.keys.allShards()
-    const filters = await Promise.all(shards.map((shard) => Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group)))))
-    // Entry -> its mark (autocomplete-3.lua): what each shard said of the entries it sent.
-    const marks = new Map<string, string>()
+    const filtered = query.filter.length > 0
+    const filters = filtered ? await Promise.all(shards.map((shard) => Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group))))) : []
+    // The last entry that starts with the query, as ZRANGEBYLEX bounds it: the query then the byte 255.
+    const upTo = Buffer.concat([Buffer.from(`[${text}`), Buffer.from([0xff])])
+    // The entries a filter drops (none without one).
+    const dropped = new Set<string>()
     const sets = shards.map((shard, k) => ({
       from: async (entry: string | undefined, limit: number): Promise<string[]> => {
+        const first = entry ?? text
+        if (!filtered) return this.redis.zrangebylex(this.keys.nativeIndex(shard, query.entity.name, 'ac'), `[${first}`, upTo, 'LIMIT', 0, limit)
         const target = this.scriptTarget(shard, query.entity)
-        const args = [target.prefix, target.tmp, text, String(limit), String(this.maxValuesPerShard), entry ?? '', ...encodeFilter(filters[k]!)]
+        const args = [target.prefix, target.tmp, text, String(limit), String(this.maxValuesPerShard), first, ...encodeFilter(filters[k]!)]
         const raw = (await this.runScript(autocompleteScript, target.keys, args)) as string[]
         const entries: string[] = []
         for (let i = 0; i < raw.length; i += 2) {
           entries.push(raw[i]!)
-          marks.set(raw[i]!, raw[i + 1]!)
+          if (raw[i + 1] !== '1') dropped.add(raw[i]!)
         }
         return entries
       },
     }))
-    const first = await firstFrom(sets, undefined, undefined, autocompleteScan(query.limit, query.filter.length > 0))
-    // Each value from its first entry the filter keeps: whole when that entry's text is the value's start.
     const found = new Map<string, boolean>()
-    for (const entry of first) {
-      const mark = marks.get(entry)
-      const original = entry.split('\0')[1]
-      if (mark && original !== undefined && !found.has(original)) found.set(original, mark === '1')
+    for (const entry of await firstFrom(sets, undefined, undefined, autocompleteScan(query.limit, filtered))) {
+      const [entryText, original] = entry.split('\0')
+      if (original !== undefined && !dropped.has(entry) && !found.has(original)) found.set(original, original.toLowerCase() === entryText)
     }
     return rankSuggestions([...found].map(([value, whole]) => ({ text: value, whole })), query.limit)
   }
+
 }
