@@ -7,8 +7,8 @@
   KEYS[1]  the live set of the type in the shard; every other key is named from ARGV[1] and ARGV[2], which carry
            the same shard hash tag (one slot)
   ARGV     1 index prefix P, 2 temporary key prefix, 3 query (normalized), 4 most entries to read, 5 most values a
-           string condition may match (filter.lua), 6 the entry to read from (included; '' for the first that starts
-           with the query), then the filter exactly as search-2.lua reads it (group count, criteria lists)
+           string condition may match (filter.lua), 6 the entry to read from (included; the query itself for the
+           first that starts with it), then the filter exactly as search-2.lua reads it (group count, criteria lists)
   Returns  {entry, kept, ...} for every entry read: kept '1' when the filter keeps its urn, '' when it drops it
 ]]
 local P = ARGV[1]
@@ -28,8 +28,7 @@ if filterKey then
 end
 
 local q = ARGV[3]
-local from = ARGV[6] ~= '' and ARGV[6] or q
-local entries = redis.call('ZRANGEBYLEX', P .. 'ac:', '[' .. from, '[' .. q .. '\255', 'LIMIT', 0, tonumber(ARGV[4]))
+local entries = redis.call('ZRANGEBYLEX', P .. 'ac:', '[' .. ARGV[6], '[' .. q .. '\255', 'LIMIT', 0, tonumber(ARGV[4]))
 local out = {}
 for _, entry in ipairs(entries) do
   local urn = string.match(entry, '^[^%z]*%z[^%z]*%z(.*)$')
