@@ -4,8 +4,7 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import type { Hit } from '../../../model/search/engine.ts'
-import type { ShardHits } from '../../../model/search/engine.ts'
+import type { Hit, ShardHits } from '../../../model/search/engine.ts'
 import { compareHits, mergeSorted, shardWindows, sumFacets } from '../../../model/search/merge.ts'
 
 test('merging sorted lists takes the same first hits as sorting all of them', () => {
