@@ -107,8 +107,8 @@ export class EntityStore {
    * acknowledgements configured, an apply counts only once they came (a retry of the job waits for them again).
    */
   async apply(urn: string, rev: number, jobId: string, ops: readonly Op[]): Promise<ApplyOutcome> {
-    const { keys, args } = encodeOps([this.keys.meta(urn)], ops)
-    const { reply, acked } = await applyScript.runDurably(this.redis, keys, [String(rev), jobId, ...args], this.durability)
+    const encoded = encodeOps([this.keys.meta(urn)], ops)
+    const { reply, acked } = await applyScript.runDurably(this.redis, encoded.keys, [String(rev), jobId, encoded.ops], this.durability)
     const code = (reply as [number, string])[0]
     const outcome = code === 1 ? 'applied' : code === 0 ? 'duplicate' : 'conflict'
     if (outcome !== 'conflict' && acked < this.durability.replicas) {

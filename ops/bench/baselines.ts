@@ -48,7 +48,7 @@ export async function evalshaApply(url: string, clients: number, total = 50_000)
       const meta = `bench:e:{s0}:m:${k % 5000}`
       const rev = await redis.hget(meta, 'rev')
       const encoded = encodeOps([meta], ops(k % 5000))
-      await applyScript.run(redis, encoded.keys, [rev ?? '0', '', ...encoded.args])
+      await applyScript.run(redis, encoded.keys, [rev ?? '0', '', encoded.ops])
     }
   }))
   const perSecond = total / ((performance.now() - started) / 1000)

@@ -8,8 +8,9 @@
   ARGV[2]  id of this apply, `<job id>#<n>` (the job's n-th apply to this entity), or "" for no idempotency
            check. An apply is a retry, and does nothing, when the entity's last apply was of the same job with
            the same or a later n.
-  ARGV[3]  number of ops that follow; then each op as: command, argument count, key mask (`k` where the argument
-           is a key, given as its index into KEYS; `v` for a value), arguments...
+  ARGV[3]  the ops, one JSON array of strings (model/store/ops.ts encodeOps): their number, then each op as:
+           command, argument count, key mask (`k` where the argument is a key, given as its index into KEYS; `v` for
+           a value), arguments...
            Commands are Redis write commands (whitelisted below) or the idempotent link ops that keep a posting
            (a set or sorted set of urns) and its lexicon (a sorted set of posting names) in step:
              LINK    set member lexicon name [hash value]  SADD set member; if the set just got its first member,
@@ -150,23 +151,24 @@ local function logChange(log, origin, maxlen, ...)
   logsSeen[log] = true
 end
 
-local i = 4
+local A = cjson.decode(ARGV[3])
+local i = 2
 -- One table holds each op's arguments in turn (entries past the op's argc are stale): a new table per op cost about
 -- a tenth of a new dataset's apply (60 ops).
 local a = {}
 local byte = string.byte
-local n = tonumber(ARGV[3])
+local n = tonumber(A[1])
 -- What the previous op did to a lexicon: '1' added its value, '0' removed it, nil neither (LEXLOG reads it); and
 -- whether it added or removed its member (KLINK, KUNLINK: PAIRLOG reads it).
 local lexiconChange, thisChange, memberChange, thisMember
 for _ = 1, n do
   lexiconChange, thisChange = thisChange, nil
   memberChange, thisMember = thisMember, nil
-  local cmd = ARGV[i]
-  local argc = tonumber(ARGV[i + 1])
-  local mask = ARGV[i + 2]
+  local cmd = A[i]
+  local argc = tonumber(A[i + 1])
+  local mask = A[i + 2]
   for j = 1, argc do
-    local arg = ARGV[i + 2 + j]
+    local arg = A[i + 2 + j]
     if byte(mask, j) == 107 then arg = KEYS[tonumber(arg)] end -- 'k'
     a[j] = arg
   end

@@ -42,4 +42,19 @@ t('a short op after a long one runs with its own arguments', async ({ redis, key
   await redis.del(hash, set, kept, keys.meta(urn))
 })
 
+t('every value reaches Redis as the bytes a command argument would carry, whatever characters it holds', async ({ redis, keys, store }) => {
+  const urn = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,apply.bytes,PROD)'
+  const [viaApply, direct] = ['via', 'direct'].map((name) => `${keys.shardPrefix(keys.shardOf(urn))}test:${name}`) as [string, string]
+  const values = [
+    'u\u0000aspect', '"quoted" \\ back\\slash \\ud800', 'tab\tnew\nline', 'Ñandú 数据 🚀', '', '12', 'lone \ud800 high', 'lone \udfff low', '\u007f\u0001',
+  ]
+  const fields = values.flatMap((v, i) => [`f${i}`, v])
+  assert.is(await store.apply(urn, 0, `job-${randomUUID()}#1`, [['HSET', viaApply, ...fields], ['ZADD', viaApply + 'z', '0', values[0]!]]), 'applied')
+  await redis.hset(direct, ...fields)
+  const [got, want] = await Promise.all([redis.hgetallBuffer(viaApply), redis.hgetallBuffer(direct)])
+  assert.equal(got, want)
+  assert.equal(await redis.zrange(viaApply + 'z', 0, -1), ['u\u0000aspect'])
+  await redis.del(viaApply, viaApply + 'z', direct, keys.meta(urn))
+})
+
 t.run()

@@ -39,9 +39,9 @@ test('an op naming the key in between, another command, or a LEXLOG after either
 })
 
 test('encodeOps sends the joined ops, each key once in KEYS', () => {
-  const { keys, args } = encodeOps(['{s0}:m'], [['HSET', '{s0}:a', 'f', '1'], ['ZADD', '{s0}:r', '0', 'x'], ['HSET', '{s0}:a', 'g', '2']])
+  const { keys, ops } = encodeOps(['{s0}:m'], [['HSET', '{s0}:a', 'f', '1'], ['ZADD', '{s0}:r', '0', 'x'], ['HSET', '{s0}:a', 'g', '2']])
   assert.equal(keys, ['{s0}:m', '{s0}:a', '{s0}:r'])
-  assert.equal(args, ['2', 'HSET', '5', 'kvvvv', '2', 'f', '1', 'g', '2', 'ZADD', '3', 'kvv', '3', '0', 'x'])
+  assert.equal(JSON.parse(ops), ['2', 'HSET', '5', 'kvvvv', '2', 'f', '1', 'g', '2', 'ZADD', '3', 'kvv', '3', '0', 'x'])
 })
 
 test.run()
