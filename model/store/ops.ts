@@ -98,8 +98,9 @@ export interface EncodedOps {
  * then per op: command, argument count, a mask with `k` for each argument that is a key (given as its index into
  * KEYS) and `v` for a plain value, then the arguments. One string, not an ARGV entry per argument: a new dataset's
  * apply has ~550, and the client's work per argument (its length, its RESP header, the concatenation) cost the
- * worker ~140 us of CPU an apply against ~10 for JSON.stringify, while the script's `cjson.decode` costs Redis about
- * what reading as many ARGV entries did (`ops/bench/results/` of stop 55).
+ * worker ~140 us of CPU an apply, while `cjson.decode` costs Redis no more than as many ARGV entries did: in `npm run
+ * bench:writes` the batch's worker CPU per dataset fell by 30% and Redis's by 12%
+ * (ops/bench/results/writes-s55-json-ops-1.txt against writes-s55-before-1.txt).
  * Throws when the keys do not all share one hash tag: such an apply could not run on a cluster.
  */
 export function encodeOps(first: readonly string[], given: readonly Op[]): EncodedOps {
