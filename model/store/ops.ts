@@ -98,8 +98,9 @@ export interface EncodedOps {
  * then per op: command, argument count, a mask with `k` for each argument that is a key (given as its index into
  * KEYS) and `v` for a plain value, then the arguments. One string, not an ARGV entry per argument: a new dataset's
  * apply has ~550, and the client's work per argument (its length, its RESP header, the concatenation) cost the
- * worker ~140 us of CPU an apply, while `cjson.decode` costs Redis no more than as many ARGV entries did: in `npm run
- * bench:writes` the batch's worker CPU per dataset fell by 30% and Redis's by 12%
+ * worker ~130 us of CPU an apply (30% of sending it), while `cjson.decode` costs Redis about what as many ARGV
+ * entries did (+3% for a new dataset's apply, +2-15% for a description's change of ~120 arguments, replayed alone).
+ * In `npm run bench:writes` the batch's worker CPU per dataset fell by 30% and its rate rose by ~20%
  * (ops/bench/results/writes-s55-json-ops-1.txt against writes-s55-before-1.txt).
  * Throws when the keys do not all share one hash tag: such an apply could not run on a cluster.
  */
@@ -121,7 +122,8 @@ export function encodeOps(first: readonly string[], given: readonly Op[]): Encod
     const argc = op.length - 1
     const mask = maskOf(op[0]!, argc)
     args.push(op[0]!, String(argc), mask)
-    for (let i = 0; i < argc; i++) args.push(mask.charCodeAt(i) === K ? keyRef(op[i + 1]!) : op[i + 1]!)
+    // A missing value is sent empty, as ioredis sent an undefined argument (JSON would make it a null cjson refuses).
+    for (let i = 0; i < argc; i++) args.push(mask.charCodeAt(i) === K ? keyRef(op[i + 1]!) : op[i + 1] ?? '')
   }
   const tag = hashTagOf(keys[0] ?? '')
   const stray = keys.find((k) => hashTagOf(k) !== tag)
