@@ -63,8 +63,9 @@ export class WordCopy {
   /**
    * Each word's documents (numbers) in the posting's order, by word id: the first `merged[id]` of a typed array with
    * room to spare. Changes wait beside it (`waiting`) until the posting is read or they are many (settle): a document
-   * placed in a posting one at a time moved half of it, and a word every document has (`prod`, a platform's name)
-   * made each new document cost the copy ~260 us at 100,000 datasets and ~6 ms at 1,000,000.
+   * placed in a posting one at a time moved half of it, and a word every document has (`prod`; a platform's name, a
+   * twelfth) made each new document cost the copy ~300 us at 100,000 datasets and 4-7 ms at 1,000,000
+   * (ops/bench/wordCopyWrites.ts).
    */
   private postings: Int32Array[] = []
   /**
@@ -76,7 +77,7 @@ export class WordCopy {
   private readonly merged: number[] = []
   /** Each posting's documents, with the changes waiting (what a reader sees once they are merged). */
   private readonly lengths: number[] = []
-  /** Each posting's waiting changes, when it has any. */
+  /** Each posting's changes waiting to be merged (its lists are emptied by a merge, and kept). */
   private readonly waiting: (Waiting | undefined)[] = []
   /** While a copy is loaded (before seal): each word's numbers and scores as read. */
   private loading: { numbers: number[]; scores: number[] }[] = []
