@@ -136,7 +136,7 @@ export function encodeOps(first: readonly string[], given: readonly Op[]): Encod
  * surrogate (which JSON.stringify escapes as `\udxxx` and cjson refuses) becomes U+FFFD first, as the UTF-8
  * encoding of an argument makes it. Only a text with `\ud` in it is looked at twice.
  */
-export function jsonArray(strings: readonly string[]): string {
+function jsonArray(strings: readonly string[]): string {
   const json = JSON.stringify(strings)
   return json.includes('\\ud') ? JSON.stringify(strings.map((s) => s.toWellFormed())) : json
 }

@@ -34,8 +34,11 @@ interface Waiting {
   leaving: Set<number>
 }
 
-/** Documents that may wait to join a posting, at least (more wait in a posting of more than 16 times as many). */
+/** Changes that may wait to join or leave a posting, at least (more wait in a posting of more than 16 times as many). */
 const MIN_WAITING = 64
+
+/** Whether `count` changes waiting beside a posting of `merged` documents are many enough to merge now. */
+const manyWaiting = (count: number, merged: number): boolean => count > Math.max(MIN_WAITING, merged >> 4)
 
 /** A document: its urn, and its words (ids) with their scores (minus the relevance), side by side. */
 interface WordDocument {
@@ -268,12 +271,12 @@ export class WordCopy {
       this.words.add(this.wordOf[id]!)
       this.vocabulary++
     }
-    const waiting = (this.waiting[id] ??= { numbers: [], scores: [], leaving: new Set() })
+    const waiting = this.waitingOf(id)
     waiting.numbers.push(number)
     waiting.scores.push(this.score(number, id)!)
     this.lengths[id] = length + 1
     this.listener?.joined(number, id)
-    if (waiting.numbers.length > Math.max(MIN_WAITING, this.merged[id]! >> 4)) this.settle(id)
+    if (manyWaiting(waiting.numbers.length, this.merged[id]!)) this.settle(id)
   }
 
   /**
@@ -295,10 +298,10 @@ export class WordCopy {
       let at = this.place(id, merged, score, this.urnKeys.keyOf(number))
       if (at >= merged || posting[at] !== number) at = posting.subarray(0, merged).indexOf(number)
       if (at >= 0 && !waiting?.leaving.has(at)) {
-        const leaving = (this.waiting[id] ??= { numbers: [], scores: [], leaving: new Set() }).leaving
+        const leaving = this.waitingOf(id).leaving
         leaving.add(at)
         found = true
-        if (leaving.size > Math.max(MIN_WAITING, merged >> 4)) this.settle(id)
+        if (manyWaiting(leaving.size, merged)) this.settle(id)
       }
     }
     if (found) {
@@ -310,6 +313,11 @@ export class WordCopy {
       this.vocabulary++
       this.release(id)
     }
+  }
+
+  /** Word `id`'s waiting changes, made on first use. */
+  private waitingOf(id: number): Waiting {
+    return (this.waiting[id] ??= { numbers: [], scores: [], leaving: new Set() })
   }
 
   /**
