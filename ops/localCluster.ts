@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { Redis } from 'ioredis'
 import { freePort } from './embeddedRedis.ts'
+import { AOF_REWRITE_PERCENTAGE_DEFAULT } from '../model/config.ts'
 
 const run = promisify(execFile)
 
@@ -75,7 +76,8 @@ function spawnNode(dir: string, port: number, options: ClusterOptions): ChildPro
   const args = ['--port', String(port), '--bind', '127.0.0.1', '--cluster-enabled', 'yes',
     '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000), '--dir', dir, '--save', '',
     '--dbfilename', `dump-${port}.rdb`, '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`,
-    '--appendonly', options.appendOnly ? 'yes' : 'no', '--appendfsync', options.appendFsync ?? 'always', '--cluster-replica-validity-factor', '0',
+    '--appendonly', options.appendOnly ? 'yes' : 'no', '--appendfsync', options.appendFsync ?? 'always',
+    '--auto-aof-rewrite-percentage', String(AOF_REWRITE_PERCENTAGE_DEFAULT), '--cluster-replica-validity-factor', '0',
     // A replica that (re)joins syncs at once: Redis waits 5 s by default for more replicas before a diskless sync, and
     // with REPLICA_ACKS writes to its master are refused until it has synced.
     '--repl-diskless-sync-delay', '0']

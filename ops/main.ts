@@ -78,7 +78,7 @@ try {
 
 if (embed) {
   try {
-    embedded = await startEmbeddedRedis({ dataDir, appendFsync: config.appendFsync, module: config.redisearchModule || undefined, port: config.embeddedRedisPort || undefined, socket: true })
+    embedded = await startEmbeddedRedis({ dataDir, appendFsync: config.appendFsync, aofRewritePercentage: config.aofRewritePercentage, module: config.redisearchModule || undefined, port: config.embeddedRedisPort || undefined, socket: true })
   } catch (err) {
     const missing = /ENOENT/.test((err as Error).message)
     await refuse(missing ? 'redis-server is not installed: install it (Debian: apt-get install redis-server) or set REDIS_URL to a Redis to use'

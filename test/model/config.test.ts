@@ -1,4 +1,4 @@
-/** Configuration from the environment (model/config.ts): the facet values a search answer shows. */
+/** Configuration from the environment (model/config.ts): the facet values a search answer shows; the embedded Redis's append-only file. */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { loadConfig } from '../../model/config.ts'
@@ -8,6 +8,15 @@ test('a search answer shows 20 values a facet unless SEARCH_FACET_VALUES says ot
   assert.is(loadConfig({ SEARCH_FACET_VALUES: '200' }).facetValues, 200)
   for (const wrong of ['0', '1001', 'many', '-5']) {
     assert.throws(() => loadConfig({ SEARCH_FACET_VALUES: wrong }), /SEARCH_FACET_VALUES/, wrong)
+  }
+})
+
+test('the embedded Redis rewrites its append-only file at 400% growth unless AOF_REWRITE_PERCENTAGE says otherwise', () => {
+  assert.is(loadConfig({}).aofRewritePercentage, 400)
+  assert.is(loadConfig({ AOF_REWRITE_PERCENTAGE: '100' }).aofRewritePercentage, 100)
+  assert.is(loadConfig({ AOF_REWRITE_PERCENTAGE: '0' }).aofRewritePercentage, 0)
+  for (const wrong of ['-1', 'often', '1.5']) {
+    assert.throws(() => loadConfig({ AOF_REWRITE_PERCENTAGE: wrong }), /AOF_REWRITE_PERCENTAGE/, wrong)
   }
 })
 

@@ -152,6 +152,7 @@ t('Redis: search module image, append-only file on a named volume, not published
   const redis = services.redis
   assert.match(redis.image, /^redis\/redis-stack-server:/)
   assert.match(environment(redis).REDIS_ARGS, /--appendonly yes --appendfsync (always|everysec)/)
+  assert.match(environment(redis).REDIS_ARGS, /--auto-aof-rewrite-percentage 400\b/)
   const [volume, target] = redis.volumes[0].split(':')
   assert.is(target, '/data')
   assert.ok(volume in (compose.volumes ?? {}), `volume ${volume} declared`)
@@ -165,7 +166,7 @@ t('profile cluster: 3 masters + 3 replicas with the search module, formed once, 
   for (const [name, node] of nodes) {
     assert.equal(node.profiles, ['cluster'], name)
     assert.match(node.image, /^redis\/redis-stack-server:/)
-    assert.match(environment(node).REDIS_ARGS, /--cluster-enabled yes .*--appendonly yes --appendfsync (always|everysec)/)
+    assert.match(environment(node).REDIS_ARGS, /--cluster-enabled yes .*--appendonly yes --appendfsync (always|everysec) --auto-aof-rewrite-percentage 400\b/)
     assert.ok(node.volumes[0].split(':')[0] in (compose.volumes ?? {}), `${name}: its volume is declared`)
     assert.not.ok(node.ports, `${name}: not published`)
   }

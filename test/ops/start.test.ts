@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Redis } from 'ioredis'
 import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { freePort } from '../../ops/embeddedRedis.ts'
@@ -71,6 +72,18 @@ t('the service reaches its embedded Redis through its unix socket, not TCP', asy
   const clients = await otherClients(Number(env.EMBEDDED_REDIS_PORT))
   assert.ok(clients.length >= 4, `the gateway's, the workers' and the dashboard's connections: ${clients.length}`)
   for (const c of clients) assert.match(c, /^id=\d+ addr=\/\S+redis\.sock:0 .* flags=\S*U/, c)
+})
+
+t('the embedded Redis keeps an append-only file, fsynced as APPENDFSYNC says, rewritten at 400% growth', async ({ env }) => {
+  const redis = new Redis(Number(env.EMBEDDED_REDIS_PORT))
+  try {
+    const setting = async (name: string) => ((await redis.config('GET', name)) as string[])[1]
+    assert.is(await setting('appendonly'), 'yes')
+    assert.is(await setting('appendfsync'), 'everysec')
+    assert.is(await setting('auto-aof-rewrite-percentage'), '400')
+  } finally {
+    redis.disconnect()
+  }
 })
 
 t('the CLI finds the running embedded Redis of its data folder without REDIS_URL', ({ dataDir }) => {
