@@ -99,8 +99,9 @@ export interface Config {
  * rewrite's base is a compact snapshot, and a write's effects in the file take about 4 times its bytes in the
  * snapshot, so during a load a rewrite came each time the store had grown by a quarter: each a fork that copies the
  * whole store, whose pages every write then copied on write (timed inside the apply script over a load of 20,000
- * datasets, its `ZADD`s into large sorted sets took 1.7 times as long as with no rewrite). At 400 a rewrite comes about when the store has doubled; the file
- * grows to about 5 times the snapshot before it (~2.5 GB at 100,000 datasets of the live benchmark).
+ * datasets, its `ZADD`s into large sorted sets took 1.7 times as long as with no rewrite). At 400 a rewrite comes
+ * about when the store has doubled; the file grows to about 5 times the snapshot before it (~2.5 GB at 100,000
+ * datasets of the live benchmark).
  */
 export const AOF_REWRITE_PERCENTAGE_DEFAULT = 400
 
