@@ -105,6 +105,11 @@ export interface Config {
  */
 export const AOF_REWRITE_PERCENTAGE_DEFAULT = 400
 
+/** AOF_REWRITE_PERCENTAGE of `env` (the redis-servers the project starts read it, besides loadConfig). */
+export function aofRewritePercentageOf(env: NodeJS.ProcessEnv): number {
+  return int(env, 'AOF_REWRITE_PERCENTAGE', AOF_REWRITE_PERCENTAGE_DEFAULT)
+}
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name]
   if (raw === undefined || raw === '') return fallback
@@ -158,7 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: env.DATA_DIR ?? 'data',
     embeddedRedisPort: int(env, 'EMBEDDED_REDIS_PORT', 6380),
     appendFsync: oneOf(env, 'APPENDFSYNC', ['always', 'everysec', 'no'] as const, 'always'),
-    aofRewritePercentage: int(env, 'AOF_REWRITE_PERCENTAGE', AOF_REWRITE_PERCENTAGE_DEFAULT),
+    aofRewritePercentage: aofRewritePercentageOf(env),
     logLevel: oneOf(env, 'LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'] as const, 'info'),
     lockDurationMs: int(env, 'LOCK_DURATION_MS', 2_000),
     stalledIntervalMs: int(env, 'STALLED_INTERVAL_MS', 1_000),

@@ -8,13 +8,13 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Redis } from 'ioredis'
-import { AOF_REWRITE_PERCENTAGE_DEFAULT } from '../model/config.ts'
+import { aofRewritePercentageOf } from '../model/config.ts'
 
 export interface EmbeddedRedisOptions {
   /** Folder for the append-only file; omit for a server that keeps nothing. */
   dataDir?: string
   appendFsync?: 'always' | 'everysec' | 'no'
-  /** `auto-aof-rewrite-percentage` of the append-only file (model/config.ts AOF_REWRITE_PERCENTAGE_DEFAULT). */
+  /** `auto-aof-rewrite-percentage` of the append-only file (default: AOF_REWRITE_PERCENTAGE, model/config.ts). */
   aofRewritePercentage?: number
   /** Path of a RediSearch module to load. */
   module?: string
@@ -59,7 +59,7 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
     const dir = resolve(options.dataDir)
     mkdirSync(dir, { recursive: true })
     args.push('--dir', dir, '--appendonly', 'yes', '--appendfsync', options.appendFsync ?? 'always',
-      '--auto-aof-rewrite-percentage', String(options.aofRewritePercentage ?? AOF_REWRITE_PERCENTAGE_DEFAULT))
+      '--auto-aof-rewrite-percentage', String(options.aofRewritePercentage ?? aofRewritePercentageOf(process.env)))
   } else {
     args.push('--appendonly', 'no')
   }

@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { Redis } from 'ioredis'
 import { freePort } from './embeddedRedis.ts'
-import { AOF_REWRITE_PERCENTAGE_DEFAULT } from '../model/config.ts'
+import { aofRewritePercentageOf } from '../model/config.ts'
 
 const run = promisify(execFile)
 
@@ -77,7 +77,7 @@ function spawnNode(dir: string, port: number, options: ClusterOptions): ChildPro
     '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 2000), '--dir', dir, '--save', '',
     '--dbfilename', `dump-${port}.rdb`, '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`,
     '--appendonly', options.appendOnly ? 'yes' : 'no', '--appendfsync', options.appendFsync ?? 'always',
-    '--auto-aof-rewrite-percentage', String(AOF_REWRITE_PERCENTAGE_DEFAULT), '--cluster-replica-validity-factor', '0',
+    '--auto-aof-rewrite-percentage', String(aofRewritePercentageOf(process.env)), '--cluster-replica-validity-factor', '0',
     // A replica that (re)joins syncs at once: Redis waits 5 s by default for more replicas before a diskless sync, and
     // with REPLICA_ACKS writes to its master are refused until it has synced.
     '--repl-diskless-sync-delay', '0']
