@@ -36,7 +36,7 @@ import { startRedisCluster } from '../localCluster.ts'
 import { loadProposals, liveDataset, pick, propertiesProposal, seeded } from './liveCatalogue.ts'
 import { LIVE_KINDS } from './liveQueries.ts'
 import { describePauses, gatewayPauses, type Pauses } from './liveGateway.ts'
-import { commandTimes, cpuSeconds, forks, keyBytes, persistenceSettled, readLatencyEvents, readSlowLog, searchIndexed, resetCommandStats, startLatencyMonitor, startSlowLog, usedMemory, type CommandTime, type SlowLog, type Stall } from './liveRedis.ts'
+import { commandTimes, cpuSeconds, forks, searchGc, keyBytes, persistenceSettled, readLatencyEvents, readSlowLog, searchIndexed, resetCommandStats, startLatencyMonitor, startSlowLog, usedMemory, type CommandTime, type SlowLog, type Stall } from './liveRedis.ts'
 import { send, type Request } from './load.ts'
 import { REDIS_SOCKET, SERVICE_NODE_FLAGS, cpuSecondsOf, machineTimes, startChild, type Child, type MachineTimes } from './processes.ts'
 import { percentile, round } from './stats.ts'
@@ -254,6 +254,7 @@ let slowLoad: SlowLog
 let busy: number[]
 /** Forks during the run (each copies the server's page tables, and its memory is then copied page by page as it is written). */
 let forked: { count: number; latestMs: number }
+let gc: { cycles: number; ms: number }
 /** Where the servers' time went during the run, by command. */
 let timeByCommand: CommandTime[]
 /** Each gateway's pauses (GC, event-loop delay) during the run. */
@@ -324,6 +325,7 @@ try {
   await resetCommandStats(nodes)
   // After the reset: CONFIG RESETSTAT sets total_forks back to 0 too.
   const forksBefore = await forks(nodes)
+  const gcBefore = await searchGc(nodes)
   const pausesBefore = await Promise.all(bases.map(gatewayPauses))
   result = await run(SECONDS)
   const machineAfter = machineTimes()
@@ -336,6 +338,8 @@ try {
   const cpuAfter = await cpuSeconds(nodes)
   const forksAfter = await forks(nodes)
   forked = { count: forksAfter.count - forksBefore.count, latestMs: forksAfter.latestMs }
+  const gcAfter = await searchGc(nodes)
+  gc = { cycles: gcAfter.cycles - gcBefore.cycles, ms: gcAfter.ms - gcBefore.ms }
   const pausesAfter: Pauses[] = await Promise.all(bases.map(gatewayPauses))
   // Each gateway's share of the requests (queries and writes), taken as even.
   const requests = ([...result.kinds.values()].reduce((n, t) => n + t.count, 0) + result.writes.count) / GATEWAYS
@@ -386,7 +390,7 @@ ${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end)
 - Redis memory after the load: used_memory ${round(memory.usedMemory / 2 ** 20)} MiB, **${round(memory.perDataset)} bytes per dataset**; ${round(memory.perDatasetWithoutQueue)} bytes per dataset without the empty store's and the write queue's finished jobs (${round(memory.queueBytes / 2 ** 20)} MiB).
 - Queries: ${CLIENTS} loops, ${queries} queries in ${round(result.seconds)} s (**${round(queries / result.seconds)}/s** in all), each of a kind drawn at random, its words, prefixes, filter values and page drawn at random from the catalogue's 400-word vocabulary; ${kinds.reduce((a, k) => a + k.repeats, 0)} of them had been asked before in the run (an exact repeat${ENGINE === 'redisearch' ? '; the redisearch engine\'s answer memo may serve a repeat asked before the next write' : ''}; the writes below change the catalogue ${WRITES} times a second, so nothing is served from a warm cache for long).
 - Writes: ${writes.asked} datasetProperties changes of random datasets asked at ${WRITES}/s, **${round(writes.perSecond)}/s applied** (answered 200)${writes.behind ? `, ${writes.behind} not sent (1,000 already in flight)` : ''}.
-- Redis CPU during the run: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')} of a core${busy.length > 1 ? ' (per master)' : ''}; ${forked.count} fork(s) (snapshots, file rewrites, the search module's garbage collector)${forked.count ? `, the latest took ${round(forked.latestMs)} ms` : ''}.
+- Redis CPU during the run: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')} of a core${busy.length > 1 ? ' (per master)' : ''}; ${forked.count} fork(s) (snapshots, file rewrites, the search module's garbage collector)${forked.count ? `, the latest took ${round(forked.latestMs)} ms` : ''}${ENGINE === 'redisearch' ? `; the search module's garbage collector ended ${gc.cycles} cycle(s) during the run, ${round(gc.ms / 1000)} s in all (from its fork to the end of applying what its child found)` : ''}.
 - Gateway CPU and pauses during the run (its own metrics): ${pauses.map((p, g) => `${GATEWAYS > 1 ? `gateway ${g + 1}: ` : ''}${p}`).join('; ')}.
 - Other CPU during the run: the worker process(es) ${pct(clientShares.workers)} of a core, this benchmark's own process (the query loops and the writer, which send and read every request) ${pct(clientShares.bench)}; on ${machine.cpus} cores shared by all of them, a query loop waits for a core whenever the sum nears ${machine.cpus * 100}%.${machineShare ? ` The machine (/proc/stat) was ${pct(machineShare.busy)} busy (of its ${machine.cpus} cores), the kernel's part ${pct(machineShare.system)}, stolen by its host ${pct(machineShare.steal)}.` : ''}
 - Redis time by command during the run, all nodes, per second of the run (a script's time includes the commands it called, also listed under their names): ${timeByCommand.map((t) => `${t.command} ${round(t.ms / result.seconds)} ms (${round(t.calls / result.seconds)} calls)`).join(', ')}.
@@ -402,7 +406,7 @@ ${slow.slowest.length ? `\nThe slowest Redis commands:\n\n| ms | node | command 
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
 const name = process.env.BENCH_OUT ?? `live-${ENGINE}${TOPOLOGY === 'cluster' ? '-cluster' : ''}`
-writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, forks: forked, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad, gatewayPauses: pauses, cpuShares: clientShares, machineShare, redisStalls: stalls, warmUp: warm && { seconds: warm.seconds, queries: stats(warm.queries), writes: stats(warm.writes) } }, null, 2))
+writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, forks: forked, searchGc: gc, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad, gatewayPauses: pauses, cpuShares: clientShares, machineShare, redisStalls: stalls, warmUp: warm && { seconds: warm.seconds, queries: stats(warm.queries), writes: stats(warm.writes) } }, null, 2))
 writeFileSync(join(resultsDir, `${name}.md`), report)
 process.stdout.write(`\n${report}\nwritten to ${resultsDir}/${name}.md (and .json)\n`)
 process.exit(0)

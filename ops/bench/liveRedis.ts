@@ -156,6 +156,27 @@ export async function forks(nodes: readonly Redis[]): Promise<{ count: number; l
 }
 
 /**
+ * The search module's garbage collections so far, summed over every index of every node (FT.INFO's gc_stats): cycles
+ * and their milliseconds (a cycle is a fork whose child scans the index; its time runs from the fork to the end of
+ * the parent applying what the child found). Zero without the module.
+ */
+export async function searchGc(nodes: readonly Redis[]): Promise<{ cycles: number; ms: number }> {
+  const total = { cycles: 0, ms: 0 }
+  for (const node of nodes) {
+    const indexes = (await node.call('FT._LIST').catch(() => [])) as string[]
+    for (const index of indexes) {
+      const info = (await node.call('FT.INFO', index)) as unknown[]
+      const at = info.indexOf('gc_stats')
+      const gc = at < 0 ? [] : info[at + 1] as unknown[]
+      const field = (name: string) => Number(gc[gc.indexOf(name) + 1] ?? 0) || 0
+      total.cycles += field('total_cycles')
+      total.ms += field('total_ms_run')
+    }
+  }
+  return total
+}
+
+/**
  * Waits until no node is rewriting its append-only file or saving a snapshot (a load grows the file past its
  * automatic rewrite threshold; the fork's copying and writing would be measured with the run); answers the
  * seconds waited.
