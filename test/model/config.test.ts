@@ -1,4 +1,4 @@
-/** Configuration from the environment (model/config.ts): the facet values a search answer shows; the embedded Redis's append-only file. */
+/** Configuration from the environment (model/config.ts): the facet values a search answer shows; the embedded Redis's append-only file; the search module's collector. */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { loadConfig } from '../../model/config.ts'
@@ -17,6 +17,15 @@ test('the embedded Redis rewrites its append-only file at 400% growth unless AOF
   assert.is(loadConfig({ AOF_REWRITE_PERCENTAGE: '0' }).aofRewritePercentage, 0)
   for (const wrong of ['-1', 'often', '1.5']) {
     assert.throws(() => loadConfig({ AOF_REWRITE_PERCENTAGE: wrong }), /AOF_REWRITE_PERCENTAGE/, wrong)
+  }
+})
+
+test('the redisearch engine has the module collect garbage every 300 s unless REDISEARCH_GC_INTERVAL says otherwise', () => {
+  assert.is(loadConfig({}).redisearchGcInterval, 300)
+  assert.is(loadConfig({ REDISEARCH_GC_INTERVAL: '30' }).redisearchGcInterval, 30)
+  assert.is(loadConfig({ REDISEARCH_GC_INTERVAL: '0' }).redisearchGcInterval, 0)
+  for (const wrong of ['-1', 'rarely', '2.5']) {
+    assert.throws(() => loadConfig({ REDISEARCH_GC_INTERVAL: wrong }), /REDISEARCH_GC_INTERVAL/, wrong)
   }
 })
 

@@ -40,6 +40,20 @@ import { addTo, bucketsOf, emptyBuckets } from '../buckets.ts'
 const AUTOCOMPLETE_SCAN = 200
 /** The module's MAXPREFIXEXPANSIONS: more values than any tag field or term prefix expands to. */
 const MAX_EXPANSIONS = 100_000_000
+
+/**
+ * The module settings the engine sets on every node that holds its indexes (they are per node), pure:
+ * - MAXPREFIXEXPANSIONS: wildcards (`abc*` words, START_WITH, CONTAIN, END_WITH) match every value they expand to,
+ *   not the module's default first 200, which it cuts silently;
+ * - FORK_GC_RUN_INTERVAL, unless `gcInterval` is 0: how often its garbage collector forks Redis (REDISEARCH_GC_INTERVAL,
+ *   model/config.ts says why not every 30 s).
+ */
+export function nodeSettings(gcInterval: number): string[][] {
+  const settings = [['FT.CONFIG', 'SET', 'MAXPREFIXEXPANSIONS', String(MAX_EXPANSIONS)]]
+  if (gcInterval > 0) settings.push(['FT.CONFIG', 'SET', 'FORK_GC_RUN_INTERVAL', String(gcInterval)])
+  return settings
+}
+
 /** Suggestions of a prefix (and filter) on one index, per generation. */
 const suggestionMemo = new GenerationMemo<Suggestion[]>((v) => 1 + v.length)
 
@@ -57,20 +71,23 @@ export class RediSearchEngine implements SearchEngine {
   /** Distinct values a string range may match in a query (MAX_FILTER_VALUES), and in one shard's index. */
   private readonly maxValues: number
   private readonly maxValuesPerShard: number
+  /** FT.CONFIG commands for each node of the indexes (nodeSettings). */
+  private readonly nodeSettings: string[][]
 
-  constructor(target: RedisTarget & { logLevel?: Level | 'silent'; maxFilterValues?: number }, registry: Registry, keys: Keys) {
+  constructor(target: RedisTarget & { logLevel?: Level | 'silent'; maxFilterValues?: number; redisearchGcInterval?: number }, registry: Registry, keys: Keys) {
     this.log = createLogger(target.logLevel ?? 'info', 'search')
     this.registry = registry
     this.keys = keys
     this.maxValues = target.maxFilterValues ?? 5000
     this.maxValuesPerShard = Math.ceil(this.maxValues / keys.shards)
     this.conn = new FtConnection(target)
+    this.nodeSettings = nodeSettings(target.redisearchGcInterval ?? 0)
     // On a cluster each shard's index follows its slot when slots move (placement.ts).
     if (target.redisCluster.length > 0) {
       this.conn.placement = new IndexPlacement(target.redisCluster,
         () => this.keys.allShards().flatMap((shard) => this.registry.entities.map((entity) => this.schemaOf(shard, entity))),
         (index) => this.suffixTries.get(index) ?? new Set(),
-        [['FT.CONFIG', 'SET', 'MAXPREFIXEXPANSIONS', String(MAX_EXPANSIONS)]],
+        this.nodeSettings,
         (round) => round.reindexed
           ? this.log.info('search index completed after a slot move', { reindexed: round.reindexed })
           : this.log.info('search indexes placed', { created: round.created.map((c) => `${c.index}@${c.node}${c.importing ? ' (importing)' : ''}`), dropped: round.dropped.map((d) => `${d.index}@${d.node}`) }))
@@ -109,11 +126,12 @@ export class RediSearchEngine implements SearchEngine {
   async ensureIndexes(): Promise<void> {
     const om = new OmClient().useNoClose(this.conn.omAdapter((index) => this.suffixTries.get(index) ?? new Set()) as never)
     for (const shard of this.keys.allShards()) {
-      // Wildcards (`abc*` words, START_WITH, CONTAIN, END_WITH) match every value they expand to, not the module's
-      // default first 200 (which it cuts silently): set on the node of each shard's indexes (a module setting). A
-      // server that refuses FT.CONFIG (some managed offerings) keeps its own limit: the service still starts.
-      await this.conn.raw(this.keys.searchIndex(shard, 'x'), ['FT.CONFIG', 'SET', 'MAXPREFIXEXPANSIONS', String(MAX_EXPANSIONS)], false)
-        .catch((err: Error) => this.log.warn('FT.CONFIG SET MAXPREFIXEXPANSIONS refused: wildcards and word prefixes match only as many values as the module allows', { error: err.message }))
+      // The module's settings (nodeSettings), on the node of each shard's indexes. A server that refuses FT.CONFIG
+      // (some managed offerings) keeps its own: the service still starts.
+      for (const setting of this.nodeSettings) {
+        await this.conn.raw(this.keys.searchIndex(shard, 'x'), setting, false)
+          .catch((err: Error) => this.log.warn(`${setting.slice(0, 3).join(' ')} refused: the module keeps its own setting`, { error: err.message }))
+      }
       for (const entity of this.registry.entities) {
         const schema = this.schemaOf(shard, entity)
         const exists = await this.conn.raw(schema.indexName, ['FT.INFO', schema.indexName]).then(() => true, () => false)
