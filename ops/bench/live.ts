@@ -384,7 +384,7 @@ const report = `# Live scenario: engine ${ENGINE_NAME}, ${where}
 
 Machine: ${machine.cpus} cores (${machine.cpu}), ${machine.memoryGiB} GiB, Node ${machine.node}, shared with other work (load average
 ${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end); Redis ${serverVersion} (appendfsync ${FSYNC}${cluster ? '' : REDIS_SOCKET ? ', reached through its unix socket' : ', reached over TCP'}), ${ALL_IN_ONE ? `\`npm start\`'s process (ops/main.ts: the workers in a thread of their own, the gateway and the queue dashboard; its CPU below is theirs together)${GATEWAYS > 1 ? ` and ${GATEWAYS - 1} more gateway(s)` : ''}` : `${WORKERS} worker process(es), ${GATEWAYS === 1 ? 'a gateway' : `${GATEWAYS} gateways`}`}; ${machine.date}.
-\`BENCH_LIVE_DATASETS=${DATASETS} BENCH_LIVE_CLIENTS=${CLIENTS} BENCH_LIVE_SECONDS=${SECONDS} BENCH_LIVE_WARMUP=${WARMUP} BENCH_LIVE_WRITES=${WRITES}\` (ops/bench/live.ts).
+\`BENCH_LIVE_DATASETS=${DATASETS} BENCH_LIVE_CLIENTS=${CLIENTS} BENCH_LIVE_SECONDS=${SECONDS} BENCH_LIVE_WARMUP=${WARMUP} BENCH_LIVE_WRITES=${WRITES}${ENGINE === 'redisearch' && process.env.REDISEARCH_GC_INTERVAL ? ` REDISEARCH_GC_INTERVAL=${process.env.REDISEARCH_GC_INTERVAL}` : ''}\` (ops/bench/live.ts).
 
 - Load: ${DATASETS} datasets (3 aspects each: properties, tags, owner) in ${round(loaded.seconds)} s, **${round(loaded.perSecond)} datasets/s** through \`ingestProposalBatch\`.
 - Redis memory after the load: used_memory ${round(memory.usedMemory / 2 ** 20)} MiB, **${round(memory.perDataset)} bytes per dataset**; ${round(memory.perDatasetWithoutQueue)} bytes per dataset without the empty store's and the write queue's finished jobs (${round(memory.queueBytes / 2 ** 20)} MiB).
