@@ -255,6 +255,8 @@ let busy: number[]
 /** Forks during the run (each copies the server's page tables, and its memory is then copied page by page as it is written). */
 let forked: { count: number; latestMs: number }
 let gc: { cycles: number; ms: number }
+/** used_memory, all nodes, when the run starts and when it ends (the writes' growth, and what collectors took back). */
+let runMemory: { before: number; after: number }
 /** Where the servers' time went during the run, by command. */
 let timeByCommand: CommandTime[]
 /** Each gateway's pauses (GC, event-loop delay) during the run. */
@@ -326,6 +328,7 @@ try {
   // After the reset: CONFIG RESETSTAT sets total_forks back to 0 too.
   const forksBefore = await forks(nodes)
   const gcBefore = await searchGc(nodes)
+  const memoryBefore = await usedMemory(nodes)
   const pausesBefore = await Promise.all(bases.map(gatewayPauses))
   result = await run(SECONDS)
   const machineAfter = machineTimes()
@@ -340,6 +343,7 @@ try {
   forked = { count: forksAfter.count - forksBefore.count, latestMs: forksAfter.latestMs }
   const gcAfter = await searchGc(nodes)
   gc = { cycles: gcAfter.cycles - gcBefore.cycles, ms: gcAfter.ms - gcBefore.ms }
+  runMemory = { before: memoryBefore, after: await usedMemory(nodes) }
   const pausesAfter: Pauses[] = await Promise.all(bases.map(gatewayPauses))
   // Each gateway's share of the requests (queries and writes), taken as even.
   const requests = ([...result.kinds.values()].reduce((n, t) => n + t.count, 0) + result.writes.count) / GATEWAYS
@@ -387,7 +391,7 @@ ${round(startLoad)} at the start, ${round(machine.loadAverageAtEnd)} at the end)
 \`BENCH_LIVE_DATASETS=${DATASETS} BENCH_LIVE_CLIENTS=${CLIENTS} BENCH_LIVE_SECONDS=${SECONDS} BENCH_LIVE_WARMUP=${WARMUP} BENCH_LIVE_WRITES=${WRITES}${ENGINE === 'redisearch' && process.env.REDISEARCH_GC_INTERVAL ? ` REDISEARCH_GC_INTERVAL=${process.env.REDISEARCH_GC_INTERVAL}` : ''}\` (ops/bench/live.ts).
 
 - Load: ${DATASETS} datasets (3 aspects each: properties, tags, owner) in ${round(loaded.seconds)} s, **${round(loaded.perSecond)} datasets/s** through \`ingestProposalBatch\`.
-- Redis memory after the load: used_memory ${round(memory.usedMemory / 2 ** 20)} MiB, **${round(memory.perDataset)} bytes per dataset**; ${round(memory.perDatasetWithoutQueue)} bytes per dataset without the empty store's and the write queue's finished jobs (${round(memory.queueBytes / 2 ** 20)} MiB).
+- Redis memory after the load: used_memory ${round(memory.usedMemory / 2 ** 20)} MiB, **${round(memory.perDataset)} bytes per dataset**; ${round(memory.perDatasetWithoutQueue)} bytes per dataset without the empty store's and the write queue's finished jobs (${round(memory.queueBytes / 2 ** 20)} MiB); during the run ${round(runMemory.before / 2 ** 20)} -> ${round(runMemory.after / 2 ** 20)} MiB.
 - Queries: ${CLIENTS} loops, ${queries} queries in ${round(result.seconds)} s (**${round(queries / result.seconds)}/s** in all), each of a kind drawn at random, its words, prefixes, filter values and page drawn at random from the catalogue's 400-word vocabulary; ${kinds.reduce((a, k) => a + k.repeats, 0)} of them had been asked before in the run (an exact repeat${ENGINE === 'redisearch' ? '; the redisearch engine\'s answer memo may serve a repeat asked before the next write' : ''}; the writes below change the catalogue ${WRITES} times a second, so nothing is served from a warm cache for long).
 - Writes: ${writes.asked} datasetProperties changes of random datasets asked at ${WRITES}/s, **${round(writes.perSecond)}/s applied** (answered 200)${writes.behind ? `, ${writes.behind} not sent (1,000 already in flight)` : ''}.
 - Redis CPU during the run: ${busy.map((b) => `${Math.round(b * 100)}%`).join(', ')} of a core${busy.length > 1 ? ' (per master)' : ''}; ${forked.count} fork(s) (snapshots, file rewrites, the search module's garbage collector)${forked.count ? `, the latest took ${round(forked.latestMs)} ms` : ''}${ENGINE === 'redisearch' ? `; the search module's garbage collector ended ${gc.cycles} cycle(s) during the run, ${round(gc.ms / 1000)} s in all (from its fork to the end of applying what its child found)` : ''}.
@@ -406,7 +410,7 @@ ${slow.slowest.length ? `\nThe slowest Redis commands:\n\n| ms | node | command 
 const resultsDir = join('ops', 'bench', 'results')
 mkdirSync(resultsDir, { recursive: true })
 const name = process.env.BENCH_OUT ?? `live-${ENGINE}${TOPOLOGY === 'cluster' ? '-cluster' : ''}`
-writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, forks: forked, searchGc: gc, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad, gatewayPauses: pauses, cpuShares: clientShares, machineShare, redisStalls: stalls, warmUp: warm && { seconds: warm.seconds, queries: stats(warm.queries), writes: stats(warm.writes) } }, null, 2))
+writeFileSync(join(resultsDir, `${name}.json`), JSON.stringify({ machine, settings, load: loaded, memory, queries: { count: queries, perSecond: queries / result.seconds, seconds: result.seconds }, kinds, writes, redisCpuShare: busy, forks: forked, searchGc: gc, runMemory, redisTimeByCommand: timeByCommand, slowLog: slow, slowLogWhileLoading: slowLoad, gatewayPauses: pauses, cpuShares: clientShares, machineShare, redisStalls: stalls, warmUp: warm && { seconds: warm.seconds, queries: stats(warm.queries), writes: stats(warm.writes) } }, null, 2))
 writeFileSync(join(resultsDir, `${name}.md`), report)
 process.stdout.write(`\n${report}\nwritten to ${resultsDir}/${name}.md (and .json)\n`)
 process.exit(0)
