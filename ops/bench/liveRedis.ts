@@ -168,7 +168,7 @@ export async function searchGc(nodes: readonly Redis[]): Promise<{ cycles: numbe
       const info = (await node.call('FT.INFO', index)) as unknown[]
       const at = info.indexOf('gc_stats')
       const gc = at < 0 ? [] : info[at + 1] as unknown[]
-      const field = (name: string) => Number(gc[gc.indexOf(name) + 1] ?? 0) || 0
+      const field = (name: string) => { const i = gc.indexOf(name); return i < 0 ? 0 : Number(gc[i + 1]) || 0 }
       total.cycles += field('total_cycles')
       total.ms += field('total_ms_run')
     }
