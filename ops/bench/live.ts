@@ -300,7 +300,7 @@ try {
     for (const agent = new http.Agent(); !(await ready(target, agent));) await new Promise((r) => setTimeout(r, 200))
   }
   log(`gateway ready ${round((performance.now() - waited) / 1000)} s after the load`)
-  log(`no append-only file rewrite or snapshot running: waited ${round(await persistenceSettled(nodes))} s`)
+  log(`no append-only file rewrite, snapshot or module fork running: waited ${round(await persistenceSettled(nodes))} s`)
   log(`every search index built: waited ${round(await searchIndexed(nodes))} s`)
   if (process.env.BENCH_LIVE_HOLD === '1') {
     // For ops/bench/kindProbe.ts: the store stays up, with its gateway, until this process is interrupted.

@@ -177,14 +177,15 @@ export async function searchGc(nodes: readonly Redis[]): Promise<{ cycles: numbe
 }
 
 /**
- * Waits until no node is rewriting its append-only file or saving a snapshot (a load grows the file past its
- * automatic rewrite threshold; the fork's copying and writing would be measured with the run); answers the
- * seconds waited.
+ * Waits until no node is rewriting its append-only file, saving a snapshot or running a module's fork (a load grows
+ * the file past its automatic rewrite threshold, and a kept store's search indexes, created with the module's
+ * default interval before the service sets its own, collect garbage soon after loading; the fork's copying and
+ * writing would be measured with the run); answers the seconds waited.
  */
 export async function persistenceSettled(nodes: readonly Redis[]): Promise<number> {
   const started = performance.now()
   const busy = async () => (await Promise.all(nodes.map((n) => n.info('persistence'))))
-    .some((info) => /(aof_rewrite_in_progress|rdb_bgsave_in_progress|aof_rewrite_scheduled):1/.test(info))
+    .some((info) => /(aof_rewrite_in_progress|rdb_bgsave_in_progress|aof_rewrite_scheduled|module_fork_in_progress):1/.test(info))
   while (await busy()) await new Promise((r) => setTimeout(r, 500))
   return (performance.now() - started) / 1000
 }
