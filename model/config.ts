@@ -113,7 +113,7 @@ export const AOF_REWRITE_PERCENTAGE_DEFAULT = 400
 /**
  * The search module's `FORK_GC_RUN_INTERVAL` the redisearch engine sets on each node it indexes on (the module's
  * default is 30 s). Each collection forks Redis and scans every index in the child, which on a 2-core machine took
- * 16-74 s for 100,000 datasets (longer under load); while the child lives every write pays copy-on-write page faults
+ * 16-91 s for 100,000 datasets (longer under load); while the child lives every write pays copy-on-write page faults
  * and the parent applies the child's findings holding Redis's lock: measured through the service, Redis's time per
  * datasetProperties change went from 1.5-2.2 to 7.5-13 ms. Every 30 s a collection ran 74% of a 5-minute live run;
  * every 300 s 19%, at the price of up to 300 s of rewritten documents' entries that queries step over until the next
