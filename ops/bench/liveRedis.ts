@@ -155,6 +155,21 @@ export async function forks(nodes: readonly Redis[]): Promise<{ count: number; l
   }
 }
 
+/** Every search index's FT.INFO reply on every node (none on a node without the module). */
+async function searchIndexInfos(nodes: readonly Redis[]): Promise<unknown[][]> {
+  const perNode = await Promise.all(nodes.map(async (n) => {
+    const names = await n.call('FT._LIST').catch(() => []) as string[]
+    return Promise.all(names.map((name) => n.call('FT.INFO', name) as Promise<unknown[]>))
+  }))
+  return perNode.flat()
+}
+
+/** The value after `name` in a flat name/value reply such as FT.INFO's (undefined without it). */
+const replyValue = (reply: readonly unknown[], name: string): unknown => {
+  const at = reply.indexOf(name)
+  return at < 0 ? undefined : reply[at + 1]
+}
+
 /**
  * The search module's garbage collections so far, summed over every index of every node (FT.INFO's gc_stats): cycles
  * and their milliseconds (a cycle is a fork whose child scans the index; its time runs from the fork to the end of
@@ -162,16 +177,10 @@ export async function forks(nodes: readonly Redis[]): Promise<{ count: number; l
  */
 export async function searchGc(nodes: readonly Redis[]): Promise<{ cycles: number; ms: number }> {
   const total = { cycles: 0, ms: 0 }
-  for (const node of nodes) {
-    const indexes = (await node.call('FT._LIST').catch(() => [])) as string[]
-    for (const index of indexes) {
-      const info = (await node.call('FT.INFO', index)) as unknown[]
-      const at = info.indexOf('gc_stats')
-      const gc = at < 0 ? [] : info[at + 1] as unknown[]
-      const field = (name: string) => { const i = gc.indexOf(name); return i < 0 ? 0 : Number(gc[i + 1]) || 0 }
-      total.cycles += field('total_cycles')
-      total.ms += field('total_ms_run')
-    }
+  for (const info of await searchIndexInfos(nodes)) {
+    const gc = (replyValue(info, 'gc_stats') ?? []) as unknown[]
+    total.cycles += Number(replyValue(gc, 'total_cycles') ?? 0) || 0
+    total.ms += Number(replyValue(gc, 'total_ms_run') ?? 0) || 0
   }
   return total
 }
@@ -197,11 +206,7 @@ export async function persistenceSettled(nodes: readonly Redis[]): Promise<numbe
  */
 export async function searchIndexed(nodes: readonly Redis[]): Promise<number> {
   const started = performance.now()
-  const indexing = async () => (await Promise.all(nodes.map(async (n) => {
-    const names = await n.call('FT._LIST').catch(() => []) as string[]
-    const infos = await Promise.all(names.map((name) => n.call('FT.INFO', name) as Promise<unknown[]>))
-    return infos.some((info) => String(info[info.indexOf('indexing') + 1]) !== '0')
-  }))).some(Boolean)
+  const indexing = async () => (await searchIndexInfos(nodes)).some((info) => String(replyValue(info, 'indexing')) !== '0')
   while (await indexing()) await new Promise((r) => setTimeout(r, 500))
   return (performance.now() - started) / 1000
 }
