@@ -14,27 +14,28 @@
 export function mergeOrder(at: number[], lengths: ArrayLike<number>, before: (a: number, b: number) => boolean, take: (k: number) => boolean): void {
   const heap: number[] = []
   for (let k = 0; k < lengths.length; k++) if (at[k]! < lengths[k]!) heap.push(k)
+  let n = heap.length
+  // The list at `i` moves down to where it belongs, the lists it passes moving up into the hole it leaves: one write
+  // a level, no pair swapped (swapping by destructuring made the whole merge about half again as slow).
   const down = (i: number): void => {
+    const k = heap[i]!
     for (;;) {
       const l = 2 * i + 1
-      let m = i
-      if (l < heap.length && before(heap[l]!, heap[m]!)) m = l
-      if (l + 1 < heap.length && before(heap[l + 1]!, heap[m]!)) m = l + 1
-      if (m === i) return
-      ;[heap[i], heap[m]] = [heap[m]!, heap[i]!]
-      i = m
+      if (l >= n) break
+      const c = l + 1 < n && before(heap[l + 1]!, heap[l]!) ? l + 1 : l
+      if (!before(heap[c]!, k)) break
+      heap[i] = heap[c]!
+      i = c
     }
+    heap[i] = k
   }
-  for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i)
-  while (heap.length > 0) {
+  for (let i = (n >> 1) - 1; i >= 0; i--) down(i)
+  while (n > 0) {
     const k = heap[0]!
     if (!take(k)) return
     at[k] = at[k]! + 1
-    if (at[k]! >= lengths[k]!) {
-      // The list ran out: the heap's last takes its place.
-      const last = heap.pop()!
-      if (heap.length > 0) heap[0] = last
-    }
-    down(0)
+    // A list that ran out: the heap's last takes its place.
+    if (at[k]! >= lengths[k]!) heap[0] = heap[--n]!
+    if (n > 0) down(0)
   }
 }

@@ -16,6 +16,12 @@ export function compareHits(a: Hit, b: Hit): number {
   return b.score - a.score || byCodeUnits(a.urn, b.urn)
 }
 
+/** Whether `a` comes before `b` in the global order (compareHits(a, b) < 0, with one comparison of their urns at most). */
+export function hitBefore(a: Hit, b: Hit): boolean {
+  const d = b.score - a.score
+  return d ? d < 0 : a.urn < b.urn
+}
+
 /** Facet counts summed per field and value; the `limit` largest values of each field are kept. */
 export function sumFacets(lists: readonly Facet[][], limit: number): Facet[] {
   // One shard: nothing to sum; a facet is kept as it is unless it has zeros or more than `limit` values.
@@ -90,7 +96,8 @@ export function mergeSorted(lists: readonly Hit[][], take: number): Hit[] {
   if (take <= 0) return out
   const at = lists.map(() => 0)
   const head = (k: number): Hit => lists[k]![at[k]!]!
-  mergeOrder(at, lists.map((list) => list.length), (a, b) => compareHits(head(a), head(b)) < 0, (k) => {
+  // A deep page's merge (16 shards, 5,010 hits) compares urns that share their first 40-50 code units ~40,000 times.
+  mergeOrder(at, lists.map((list) => list.length), (a, b) => hitBefore(head(a), head(b)), (k) => {
     out.push(head(k))
     return out.length < take
   })

@@ -5,7 +5,7 @@
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import type { Hit, ShardHits } from '../../../model/search/engine.ts'
-import { compareHits, mergeSorted, shardWindows, sumFacets } from '../../../model/search/merge.ts'
+import { compareHits, hitBefore, mergeSorted, shardWindows, sumFacets } from '../../../model/search/merge.ts'
 
 test('merging sorted lists takes the same first hits as sorting all of them', () => {
   for (let seed = 1; seed <= 10; seed++) {
@@ -15,6 +15,12 @@ test('merging sorted lists takes the same first hits as sorting all of them', ()
     const all = lists.flat().sort(compareHits)
     for (const take of [0, 1, 10, 150, 300, 400]) assert.equal(mergeSorted(lists, take), all.slice(0, take), `seed ${seed}, take ${take}`)
   }
+})
+
+test('hitBefore tells what compareHits < 0 tells, scores equal, apart or not numbers', () => {
+  const hits: Hit[] = []
+  for (const score of [0, -0, 1, 2.5, -3, Infinity, NaN]) for (const urn of ['urn:a', 'urn:b', 'urn:ab', 'urn:B', '']) hits.push({ urn, score })
+  for (const a of hits) for (const b of hits) assert.is(hitBefore(a, b), compareHits(a, b) < 0, `${JSON.stringify(a)} ${JSON.stringify(b)}`)
 })
 
 test('a window gathered from each shard\'s share equals the merge of every shard\'s whole window, spread evenly or not', async () => {
