@@ -64,7 +64,9 @@ export async function bareBullmq(url: string, clients: number[], total = 6000): 
   const worker = await startChild('ops/bench/bareWorker.ts', { REDIS_URL: url, PARTITIONS: String(partitions) }, /bare workers ready/)
   const connection = new Redis(url, { maxRetriesPerRequest: null })
   const queues = Array.from({ length: partitions }, (_, p) => new Queue(`bare-${p}`, { connection, prefix: 'bench', defaultJobOptions: { removeOnComplete: { age: 60 }, removeOnFail: true } }))
-  const events = queues.map((_, p) => new QueueEvents(`bare-${p}`, { connection: connection.duplicate(), prefix: 'bench' }))
+  // Each QueueEvents reads on a connection of its own, closed here after it (closing one leaves a given connection open).
+  const eventConnections = queues.map(() => connection.duplicate())
+  const events = queues.map((_, p) => new QueueEvents(`bare-${p}`, { connection: eventConnections[p]!, prefix: 'bench' }))
   await Promise.all([...queues.map((q) => q.setGlobalConcurrency(1)), ...events.map((e) => e.waitUntilReady())])
   const results: Record<number, LoadResult> = {}
   for (const c of clients) {
@@ -85,6 +87,7 @@ export async function bareBullmq(url: string, clients: number[], total = 6000): 
     results[c] = { requests: n, seconds, perSecond: n / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors: 0 }
   }
   await Promise.all([...events.map((e) => e.close()), ...queues.map((q) => q.obliterate({ force: true }).then(() => q.close()))])
+  for (const c of eventConnections) c.disconnect()
   connection.disconnect()
   await worker.stop()
   return results

@@ -3,7 +3,8 @@
  * Redis, WRITE_WORKERS worker processes and a gateway, loads WRITE_DATASETS (20,000) new datasets of the live
  * scenario's catalogue (liveCatalogue.ts: 3 aspects each) through ingestProposalBatch (WRITE_BATCH_DATASETS, 100,
  * datasets a request, 4 in flight: as upstream's sink sends them), then sends synchronous ingestProposals (new
- * versions of loaded datasets) from WRITE_SYNC_CLIENTS clients (16; a list, or empty for none), restores one
+ * versions of loaded datasets) from WRITE_SYNC_CLIENTS clients (16; a list, or empty for none) and, beside them, a bare
+ * BullMQ round trip at as many clients (baselines.ts: issue 20 asks for their ratio), restores one
  * platform's rows and every row (not with WRITE_RESTORE=0), and prints each figure with the CPU each process spent on
  * it (Redis, gateway, workers: from /proc), so a change can be judged by CPU per dataset as well as by rate on a
  * shared machine. WRITE_PARTITIONS sets the service's PARTITIONS (16). BENCH_PROFILE=<dir> writes the processes' CPU
@@ -16,6 +17,7 @@ import { join } from 'node:path'
 import { Redis } from 'ioredis'
 import { freePort, startEmbeddedRedis } from '../embeddedRedis.ts'
 import { liveDataset, loadProposals, PLATFORMS, propertiesProposal } from './liveCatalogue.ts'
+import { bareBullmq } from './baselines.ts'
 import { commandTimes, resetCommandStats } from './liveRedis.ts'
 import { rebuildThroughCli, restoreThrough, runLoad } from './load.ts'
 import { REDIS_SOCKET, SERVICE_NODE_FLAGS, startChild, type Child } from './processes.ts'
@@ -94,12 +96,19 @@ try {
   const memory = Number(/used_memory:(\d+)/.exec(await redis.info('memory'))![1])
   process.stdout.write(`  Redis used_memory after the load: ${round(memory / 2 ** 20)} MiB, ${round(memory / DATASETS)} bytes per dataset (with the write queues' finished jobs)\n`)
   // Synchronous proposals (issue 20's first figure), each a new version of one of 5,000 loaded datasets.
+  const rates = new Map<number, number>()
   for (const clients of SYNC_CLIENTS) {
-    await measure(`sync ingestProposal, ${clients} clients`, 'proposals', async () => {
-      const total = Math.max(1000, clients * 250)
+    const total = Math.max(1000, clients * 250)
+    const seconds = await measure(`sync ingestProposal, ${clients} clients`, 'proposals', async () => {
       await runLoad(base, clients, total, (i) => ({ method: 'POST', path: '/aspects?action=ingestProposal', body: JSON.stringify({ proposal: propertiesProposal(liveDataset(i % 5000), i % 5000, 1 + Math.floor(i / 5000)) }) }))
       return total
     })
+    rates.set(clients, total / seconds)
+  }
+  // The floor they are judged by, on the same server: an empty job added and awaited (baselines.ts).
+  if (SYNC_CLIENTS.length > 0) {
+    const bare = await bareBullmq(embedded.localUrl, SYNC_CLIENTS)
+    process.stdout.write(`bare BullMQ round trip: ${SYNC_CLIENTS.map((c) => `${c} clients ${round(bare[c]!.perSecond)}/s (ingestProposal ${round(rates.get(c)! / bare[c]!.perSecond)}x)`).join(', ')}\n`)
   }
   if (RESTORE) {
     await measure('restore indices (one platform, 2,000 rows a call)', 'rows', () => restoreThrough(base, ADMIN, { urnLike: `urn:svc:dataset:(urn:svc:dataPlatform:${PLATFORMS[1]},%` }))
