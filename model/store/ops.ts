@@ -4,6 +4,7 @@
  * testable without Redis, and lets the encoder declare every key an apply touches in KEYS (a cluster routes the
  * script by them, and they must share one slot).
  */
+import { Packr } from 'msgpackr'
 import { hashTagOf } from './shards.ts'
 
 /** `k` in a key mask. */
@@ -86,22 +87,24 @@ export function coalesceOps(ops: readonly Op[]): Op[] {
   return out
 }
 
-/** An apply's KEYS and its ops as one JSON array (the script's last ARGV). */
+/** An apply's KEYS and its ops as one MessagePack array (the script's last ARGV). */
 export interface EncodedOps {
   keys: string[]
-  ops: string
+  ops: Buffer
 }
 
 /**
  * Encodes ops for the apply script, joined first (coalesceOps). `first` keys open KEYS (the script's own, e.g. the
- * entity's meta hash); every key an op names follows, once each. The ops are one JSON array of strings: op count,
- * then per op: command, argument count, a mask with `k` for each argument that is a key (given as its index into
- * KEYS) and `v` for a plain value, then the arguments. One string, not an ARGV entry per argument: a new dataset's
- * apply has ~550, and the client's work per argument (its length, its RESP header, the concatenation) cost the
- * worker ~130 us of CPU an apply (30% of sending it), while `cjson.decode` costs Redis about what as many ARGV
- * entries did (+3% for a new dataset's apply, +2-15% for a description's change of ~120 arguments, replayed alone).
- * In `npm run bench:writes` the batch's worker CPU per dataset fell by 30% and its rate rose by ~20%
- * (ops/bench/results/writes-s55-json-ops-1.txt against writes-s55-before-1.txt).
+ * entity's meta hash); every key an op names follows, once each. The ops are one MessagePack array of strings: op
+ * count, then per op: command, argument count, a mask with `k` for each argument that is a key (given as its index
+ * into KEYS) and `v` for a plain value, then the arguments. One string, not an ARGV entry per argument: a new
+ * dataset's apply has ~550, and the client's work per argument (its length, its RESP header, the concatenation)
+ * cost the worker ~130 us of CPU an apply (30% of sending it) (stop 55: in `npm run bench:writes` the batch's worker
+ * CPU per dataset fell by 30% and its rate rose by ~20%). MessagePack rather than JSON: the script's
+ * `cmsgpack.unpack` copies each string's bytes where `cjson.decode` reads them for escapes (the aspects' own JSON is
+ * most of an apply, all quotes): replaying a new dataset's apply of the live catalogue alone, the script's time fell
+ * from ~291 to ~257-285 us, with the plain commands' fast path in apply.lua; msgpackr packs the array as fast as
+ * JSON.stringify wrote it (~20 us).
  * Throws when the keys do not all share one hash tag: such an apply could not run on a cluster.
  */
 export function encodeOps(first: readonly string[], given: readonly Op[]): EncodedOps {
@@ -122,21 +125,23 @@ export function encodeOps(first: readonly string[], given: readonly Op[]): Encod
     const argc = op.length - 1
     const mask = maskOf(op[0]!, argc)
     args.push(op[0]!, String(argc), mask)
-    // A missing value is sent empty, as ioredis sent an undefined argument (JSON would make it a null cjson refuses).
+    // A missing value is sent empty, as ioredis sent an undefined argument (packed, it would be a nil in the table).
     for (let i = 0; i < argc; i++) args.push(mask.charCodeAt(i) === K ? keyRef(op[i + 1]!) : op[i + 1] ?? '')
   }
   const tag = hashTagOf(keys[0] ?? '')
   const stray = keys.find((k) => hashTagOf(k) !== tag)
   if (stray !== undefined) throw new Error(`apply: key ${stray} is not in the slot of ${keys[0]} (hash tag ${tag})`)
-  return { keys, ops: jsonArray(args) }
+  return { keys, ops: packStrings(args) }
 }
 
+/** Packs strings (MessagePack str, whatever their length); the array's header as its length needs. */
+const packer = new Packr({ useRecords: false })
+
 /**
- * `strings` as a JSON array that Redis's cjson decodes to the bytes a RESP argument would have carried: a lone
- * surrogate (which JSON.stringify escapes as `\udxxx` and cjson refuses) becomes U+FFFD first, as the UTF-8
- * encoding of an argument makes it. Only a text with `\ud` in it is looked at twice.
+ * `strings` as a MessagePack array that Redis's cmsgpack unpacks to the bytes a RESP argument would have carried: a
+ * string with a lone surrogate (which msgpackr would write as its own three bytes) becomes U+FFFD there first, as the
+ * UTF-8 encoding of an argument makes it.
  */
-function jsonArray(strings: readonly string[]): string {
-  const json = JSON.stringify(strings)
-  return json.includes('\\ud') ? JSON.stringify(strings.map((s) => s.toWellFormed())) : json
+function packStrings(strings: readonly string[]): Buffer {
+  return packer.pack(strings.every((s) => s.isWellFormed()) ? strings : strings.map((s) => s.toWellFormed()))
 }

@@ -10,6 +10,9 @@ import type { RedisClient } from './redis.ts'
 import { rerouted, SLOT_MOVE_BUDGET_MS, type Route } from './redirects.ts'
 
 /** Replica acknowledgements to wait for after a write (WAIT; WAITAOF too where the server has it). */
+/** An argument of a script call: a Buffer goes as its bytes (the apply script's packed ops). */
+export type ScriptArg = string | number | Buffer
+
 export interface Durability {
   replicas: number
   timeoutMs: number
@@ -37,7 +40,7 @@ export class LuaScript {
    * (redirects.ts), within the slot-move budget. With `buffers`, the reply's strings come back as Buffers (for a
    * script that answers bytes).
    */
-  async run(redis: RedisClient, keys: readonly string[], args: readonly (string | number)[], { buffers = false } = {}): Promise<unknown> {
+  async run(redis: RedisClient, keys: readonly string[], args: readonly ScriptArg[], { buffers = false } = {}): Promise<unknown> {
     let route: Route = { node: undefined, asking: false }
     let useSource = false
     for (const started = Date.now(); ;) {
@@ -71,7 +74,7 @@ export class LuaScript {
    * script's slot moves between cluster nodes the pair is sent again (redirects.ts): to the node an ASK or MOVED
    * names, or after a pause on TRYAGAIN/CLUSTERDOWN; a redirected script did not run, so sending it again is safe.
    */
-  async runDurably(redis: RedisClient, keys: readonly string[], args: readonly (string | number)[], durability: Durability): Promise<{ reply: unknown; acked: number }> {
+  async runDurably(redis: RedisClient, keys: readonly string[], args: readonly ScriptArg[], durability: Durability): Promise<{ reply: unknown; acked: number }> {
     if (durability.replicas <= 0) return { reply: await this.run(redis, keys, args), acked: 0 }
     let route: Route = { node: undefined, asking: false }
     let useSource = false
@@ -104,10 +107,10 @@ export class LuaScript {
  * ioredis's typings (`callBuffer` would do, but loses its command name inside an automatic pipeline).
  */
 interface ScriptCalls {
-  eval(...args: (string | number)[]): unknown
-  evalsha(...args: (string | number)[]): unknown
-  evalBuffer(...args: (string | number)[]): unknown
-  evalshaBuffer(...args: (string | number)[]): unknown
+  eval(...args: ScriptArg[]): unknown
+  evalsha(...args: ScriptArg[]): unknown
+  evalBuffer(...args: ScriptArg[]): unknown
+  evalshaBuffer(...args: ScriptArg[]): unknown
 }
 
 function withIncludes(url: URL): string {

@@ -8,7 +8,7 @@
   ARGV[2]  id of this apply, `<job id>#<n>` (the job's n-th apply to this entity), or "" for no idempotency
            check. An apply is a retry, and does nothing, when the entity's last apply was of the same job with
            the same or a later n.
-  ARGV[3]  the ops, one JSON array of strings (model/store/ops.ts encodeOps): their number, then each op as:
+  ARGV[3]  the ops, one MessagePack array of strings (model/store/ops.ts encodeOps): their number, then each op as:
            command, argument count, key mask (`k` where the argument is a key, given as its index into KEYS; `v` for
            a value), arguments...
            Commands are Redis write commands (whitelisted below) or the idempotent link ops that keep a posting
@@ -151,167 +151,191 @@ local function logChange(log, origin, maxlen, ...)
   logsSeen[log] = true
 end
 
-local A = cjson.decode(ARGV[3])
+local A = cmsgpack.unpack(ARGV[3])
 local i = 2
 -- One table holds each op's arguments in turn (entries past the op's argc are stale): a new table per op cost about
 -- a tenth of a new dataset's apply (60 ops).
 local a = {}
 local byte = string.byte
+-- Whether a key mask names only the first argument a key (`kv...v`, most plain commands: HSET, ZADD, XADD ...), by
+-- mask (masks are few): such a command gets its arguments as they came, with no copy, and the key looked up once.
+local firstKeyOnly = {}
 local n = tonumber(A[1])
 -- What the previous op did to a lexicon: '1' added its value, '0' removed it, nil neither (LEXLOG reads it); and
 -- whether it added or removed its member (KLINK, KUNLINK: PAIRLOG reads it).
 local lexiconChange, thisChange, memberChange, thisMember
+-- What a plain command's reply says it did to a lexicon (a ZADD that added, a ZREM that removed: LEXLOG after it).
+local function lexiconChangeOf(cmd, reply)
+  if reply ~= 1 then return nil end
+  if cmd == 'ZADD' then return '1' elseif cmd == 'ZREM' then return '0' end
+end
 for _ = 1, n do
   lexiconChange, thisChange = thisChange, nil
   memberChange, thisMember = thisMember, nil
   local cmd = A[i]
   local argc = tonumber(A[i + 1])
   local mask = A[i + 2]
-  for j = 1, argc do
-    local arg = A[i + 2 + j]
-    if byte(mask, j) == 107 then arg = KEYS[tonumber(arg)] end -- 'k'
-    a[j] = arg
+  local plain = firstKeyOnly[mask]
+  if plain == nil then
+    plain = byte(mask, 1) == 107 and not string.find(mask, 'k', 2, true)
+    firstKeyOnly[mask] = plain
   end
-  -- Plain commands first: they are most of an apply's ops, and each test of the chain below costs one comparison.
-  if allowed[cmd] then
-    if cmd == 'DEL' then for j = 1, argc do known[a[j]] = nil; logsSeen[a[j]] = nil end else known[a[1]] = nil end
-    local reply = redis.call(cmd, unpack(a, 1, argc))
-    if cmd == 'ZADD' and reply == 1 then thisChange = '1' elseif cmd == 'ZREM' and reply == 1 then thisChange = '0' end
-  elseif cmd == 'LINK' then
-    known[a[1]] = nil
-    if redis.call('SADD', a[1], a[2]) == 1 and redis.call('SCARD', a[1]) == 1 then
-      redis.call('ZADD', a[3], 0, a[4])
-      if argc > 4 then redis.call('HSET', a[5], a[4], a[6]) end
+  if plain and allowed[cmd] and cmd ~= 'DEL' then
+    -- A plain command on one key: a third of an apply's ops, and most of its arguments (aspects, change log entries).
+    local key = KEYS[tonumber(A[i + 3])]
+    known[key] = nil
+    local reply = redis.call(cmd, key, unpack(A, i + 4, i + 2 + argc))
+    thisChange = lexiconChangeOf(cmd, reply)
+  else
+    for j = 1, argc do
+      local arg = A[i + 2 + j]
+      if byte(mask, j) == 107 then arg = KEYS[tonumber(arg)] end -- 'k'
+      a[j] = arg
     end
-  elseif cmd == 'UNLINK' then
-    known[a[1]] = nil
-    redis.call('SREM', a[1], a[2])
-    if redis.call('SCARD', a[1]) == 0 then
-      redis.call('ZREM', a[3], a[4])
-      if argc > 4 then redis.call('HDEL', a[5], a[4]) end
-    end
-  elseif cmd == 'ZLINK' then
-    local added = redis.call('ZADD', a[1], a[2], a[3])
-    local size = redis.call('ZCARD', a[1])
-    known[a[1]] = { size, 'zset' }
-    if added == 1 and size == 1 then
-      redis.call('ZADD', a[4], 0, a[5])
-      if argc > 5 then redis.call('HSET', a[6], a[5], a[7]) end
-    end
-  elseif cmd == 'ZUNLINK' then
-    redis.call('ZREM', a[1], a[2])
-    local size = redis.call('ZCARD', a[1])
-    known[a[1]] = { size, size > 0 and 'zset' or 'none' }
-    if size == 0 then
-      redis.call('ZREM', a[3], a[4])
-      if argc > 4 then redis.call('HDEL', a[5], a[4]) end
-    end
-  elseif cmd == 'KLINK' then
-    local size, kind = posting(a[1])
-    local added
-    if kind == 'zset' then added = redis.call('ZADD', a[1], 0, a[2])
-    else
-      added = redis.call('SADD', a[1], a[2])
-      kind = 'set'
-      if added == 1 and size + 1 >= KEYED_POSTING then
-        kind = 'zset'
-        local members = redis.call('SMEMBERS', a[1])
-        redis.call('DEL', a[1])
-        for c = 1, #members, 500 do
-          local args = { 'ZADD', a[1] }
-          for j = c, math.min(c + 499, #members) do args[#args + 1] = 0; args[#args + 1] = members[j] end
-          redis.call(unpack(args))
+    -- Plain commands first (DEL, and any naming a key past its first argument): each test of the chain below costs
+    -- one comparison.
+    if allowed[cmd] then
+      if cmd == 'DEL' then for j = 1, argc do known[a[j]] = nil; logsSeen[a[j]] = nil end else known[a[1]] = nil end
+      local reply = redis.call(cmd, unpack(a, 1, argc))
+      thisChange = lexiconChangeOf(cmd, reply)
+    elseif cmd == 'LINK' then
+      known[a[1]] = nil
+      if redis.call('SADD', a[1], a[2]) == 1 and redis.call('SCARD', a[1]) == 1 then
+        redis.call('ZADD', a[3], 0, a[4])
+        if argc > 4 then redis.call('HSET', a[5], a[4], a[6]) end
+      end
+    elseif cmd == 'UNLINK' then
+      known[a[1]] = nil
+      redis.call('SREM', a[1], a[2])
+      if redis.call('SCARD', a[1]) == 0 then
+        redis.call('ZREM', a[3], a[4])
+        if argc > 4 then redis.call('HDEL', a[5], a[4]) end
+      end
+    elseif cmd == 'ZLINK' then
+      local added = redis.call('ZADD', a[1], a[2], a[3])
+      local size = redis.call('ZCARD', a[1])
+      known[a[1]] = { size, 'zset' }
+      if added == 1 and size == 1 then
+        redis.call('ZADD', a[4], 0, a[5])
+        if argc > 5 then redis.call('HSET', a[6], a[5], a[7]) end
+      end
+    elseif cmd == 'ZUNLINK' then
+      redis.call('ZREM', a[1], a[2])
+      local size = redis.call('ZCARD', a[1])
+      known[a[1]] = { size, size > 0 and 'zset' or 'none' }
+      if size == 0 then
+        redis.call('ZREM', a[3], a[4])
+        if argc > 4 then redis.call('HDEL', a[5], a[4]) end
+      end
+    elseif cmd == 'KLINK' then
+      local size, kind = posting(a[1])
+      local added
+      if kind == 'zset' then added = redis.call('ZADD', a[1], 0, a[2])
+      else
+        added = redis.call('SADD', a[1], a[2])
+        kind = 'set'
+        if added == 1 and size + 1 >= KEYED_POSTING then
+          kind = 'zset'
+          local members = redis.call('SMEMBERS', a[1])
+          redis.call('DEL', a[1])
+          for c = 1, #members, 500 do
+            local args = { 'ZADD', a[1] }
+            for j = c, math.min(c + 499, #members) do args[#args + 1] = 0; args[#args + 1] = members[j] end
+            redis.call(unpack(args))
+          end
         end
       end
-    end
-    known[a[1]] = { size + added, kind }
-    thisMember = added == 1
-    if added == 1 and size == 0 then
-      -- Logged even when the lexicon had it (a restated posting): the spelling in the hash may be new.
-      redis.call('ZADD', a[3], 0, a[4])
-      if argc > 4 then redis.call('HSET', a[5], a[4], a[6]) end
-      thisChange = '1'
-    end
-  elseif cmd == 'KUNLINK' then
-    local size, kind = posting(a[1])
-    local removed = 0
-    if kind == 'zset' then removed = redis.call('ZREM', a[1], a[2]) elseif kind == 'set' then removed = redis.call('SREM', a[1], a[2]) end
-    size = size - removed
-    known[a[1]] = { size, size > 0 and kind or 'none' }
-    thisMember = removed == 1
-    if size == 0 then
-      if redis.call('ZREM', a[3], a[4]) == 1 then thisChange = '0' end
-      if argc > 4 then redis.call('HDEL', a[5], a[4]) end
-    end
-  elseif cmd == 'IDLINK' then
-    if lexiconChange == '1' then redis.call('ZADD', a[1], 0, a[2]) elseif lexiconChange == '0' then redis.call('ZREM', a[1], a[2]) end
-    thisChange, thisMember = lexiconChange, memberChange
-  elseif cmd == 'LEXLOG' then
-    if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
-  elseif cmd == 'PAIRLOG' then
-    if memberChange or numbered[a[3] .. '\0' .. a[6]] then
-      logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7])
-    end
-  elseif cmd == 'WORDLOG' then
-    local number = docNumber(a[3], a[5])
-    local held = false
-    if a[6] ~= '' then held = a[5] .. '\0' .. a[6] end
-    if not number or numbered[a[3] .. '\0' .. a[5]] or (redis.call('HGET', a[4], number) or false) ~= held then
+      known[a[1]] = { size + added, kind }
+      thisMember = added == 1
+      if added == 1 and size == 0 then
+        -- Logged even when the lexicon had it (a restated posting): the spelling in the hash may be new.
+        redis.call('ZADD', a[3], 0, a[4])
+        if argc > 4 then redis.call('HSET', a[5], a[4], a[6]) end
+        thisChange = '1'
+      end
+    elseif cmd == 'KUNLINK' then
+      local size, kind = posting(a[1])
+      local removed = 0
+      if kind == 'zset' then removed = redis.call('ZREM', a[1], a[2])
+      elseif kind == 'set' then removed = redis.call('SREM', a[1], a[2]) end
+      size = size - removed
+      known[a[1]] = { size, size > 0 and kind or 'none' }
+      thisMember = removed == 1
+      if size == 0 then
+        if redis.call('ZREM', a[3], a[4]) == 1 then thisChange = '0' end
+        if argc > 4 then redis.call('HDEL', a[5], a[4]) end
+      end
+    elseif cmd == 'IDLINK' then
+      if lexiconChange == '1' then redis.call('ZADD', a[1], 0, a[2])
+      elseif lexiconChange == '0' then redis.call('ZREM', a[1], a[2]) end
+      thisChange, thisMember = lexiconChange, memberChange
+    elseif cmd == 'LEXLOG' then
+      if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
+    elseif cmd == 'PAIRLOG' then
+      if memberChange or numbered[a[3] .. '\0' .. a[6]] then
+        logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7])
+      end
+    elseif cmd == 'WORDLOG' then
+      local number = docNumber(a[3], a[5])
+      local held = false
+      if a[6] ~= '' then held = a[5] .. '\0' .. a[6] end
+      if not number or numbered[a[3] .. '\0' .. a[5]] or (redis.call('HGET', a[4], number) or false) ~= held then
+        if number then
+          if held then redis.call('HSET', a[4], number, held) else redis.call('HDEL', a[4], number) end
+        end
+        logChange(a[1], a[2], a[7], 'u', a[5], 'd', number or '', 'w', a[6])
+      end
+    elseif cmd == 'DOC' then
+      local number = docNumber(a[1], a[5])
+      local id = a[1] .. '\0' .. a[5]
+      if not number then
+        number = tonumber(redis.call('SPOP', a[3]) or redis.call('INCR', a[2]))
+        numbers[id] = number
+        numbered[id] = true
+      end
+      local entry = number .. '|' .. a[6]
+      if entries[id] ~= entry then
+        redis.call('HSET', a[1], a[5], entry)
+        entries[id] = entry
+        logChange(a[7], a[8], a[9], 'n', number, 'l', a[6])
+      end
+      redis.call('SETBIT', a[4], number, 1)
+    elseif cmd == 'UNDOC' then
+      local number = docNumber(a[1], a[5])
       if number then
-        if held then redis.call('HSET', a[4], number, held) else redis.call('HDEL', a[4], number) end
+        redis.call('SETBIT', a[3], number, 0)
+        redis.call('HDEL', a[1], a[5])
+        redis.call('HDEL', a[4], number)
+        redis.call('SADD', a[2], number)
+        numbers[a[1] .. '\0' .. a[5]] = false
+        entries[a[1] .. '\0' .. a[5]] = false
+        logChange(a[6], a[7], a[8], 'n', number)
       end
-      logChange(a[1], a[2], a[7], 'u', a[5], 'd', number or '', 'w', a[6])
-    end
-  elseif cmd == 'DOC' then
-    local number = docNumber(a[1], a[5])
-    local id = a[1] .. '\0' .. a[5]
-    if not number then
-      number = tonumber(redis.call('SPOP', a[3]) or redis.call('INCR', a[2]))
-      numbers[id] = number
-      numbered[id] = true
-    end
-    local entry = number .. '|' .. a[6]
-    if entries[id] ~= entry then
-      redis.call('HSET', a[1], a[5], entry)
-      entries[id] = entry
-      logChange(a[7], a[8], a[9], 'n', number, 'l', a[6])
-    end
-    redis.call('SETBIT', a[4], number, 1)
-  elseif cmd == 'UNDOC' then
-    local number = docNumber(a[1], a[5])
-    if number then
-      redis.call('SETBIT', a[3], number, 0)
-      redis.call('HDEL', a[1], a[5])
-      redis.call('HDEL', a[4], number)
-      redis.call('SADD', a[2], number)
-      numbers[a[1] .. '\0' .. a[5]] = false
-      entries[a[1] .. '\0' .. a[5]] = false
-      logChange(a[6], a[7], a[8], 'n', number)
-    end
-  elseif cmd == 'POST' then
-    local size = posting(a[1])
-    if size == 0 then redis.call('DEL', a[4]) else
-      local number = docNumber(a[3], a[2])
-      if redis.call('EXISTS', a[4]) == 1 then
-        if number then redis.call('SETBIT', a[4], number, tonumber(a[6])) end
-      elseif size >= tonumber(a[5]) then
-        buildBitmap(a[1], a[3], a[4])
+    elseif cmd == 'POST' then
+      local size = posting(a[1])
+      if size == 0 then redis.call('DEL', a[4]) else
+        local number = docNumber(a[3], a[2])
+        if redis.call('EXISTS', a[4]) == 1 then
+          if number then redis.call('SETBIT', a[4], number, tonumber(a[6])) end
+        elseif size >= tonumber(a[5]) then
+          buildBitmap(a[1], a[3], a[4])
+        end
       end
+    elseif cmd == 'TALLY' then
+      local size = posting(a[1])
+      if size == 0 then redis.call('ZREM', a[2], a[3]) else redis.call('ZADD', a[2], size, a[3]) end
+    elseif cmd == 'VCOUNT' then
+      local delta = tonumber(a[4])
+      local count = redis.call('HINCRBY', a[1], a[3], delta)
+      if count <= 0 then
+        redis.call('HDEL', a[1], a[3])
+        redis.call('ZREM', a[2], a[3])
+      elseif count == delta then
+        redis.call('ZADD', a[2], 0, a[3])
+      end
+    else
+      return redis.error_reply('apply: command not allowed: ' .. tostring(cmd))
     end
-  elseif cmd == 'TALLY' then
-    local size = posting(a[1])
-    if size == 0 then redis.call('ZREM', a[2], a[3]) else redis.call('ZADD', a[2], size, a[3]) end
-  elseif cmd == 'VCOUNT' then
-    local delta = tonumber(a[4])
-    local count = redis.call('HINCRBY', a[1], a[3], delta)
-    if count <= 0 then
-      redis.call('HDEL', a[1], a[3])
-      redis.call('ZREM', a[2], a[3])
-    elseif count == delta then
-      redis.call('ZADD', a[2], 0, a[3])
-    end
-  else
-    return redis.error_reply('apply: command not allowed: ' .. tostring(cmd))
   end
   i = i + 3 + argc
 end

@@ -5,6 +5,7 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
+import { unpack } from 'msgpackr'
 import { coalesceOps, encodeOps, type Op } from '../../../model/store/ops.ts'
 
 test('an entity\'s aspects, rows and autocomplete entries join into one op per key, in the place of the first', () => {
@@ -41,7 +42,12 @@ test('an op naming the key in between, another command, or a LEXLOG after either
 test('encodeOps sends the joined ops, each key once in KEYS', () => {
   const { keys, ops } = encodeOps(['{s0}:m'], [['HSET', '{s0}:a', 'f', '1'], ['ZADD', '{s0}:r', '0', 'x'], ['HSET', '{s0}:a', 'g', '2']])
   assert.equal(keys, ['{s0}:m', '{s0}:a', '{s0}:r'])
-  assert.equal(JSON.parse(ops), ['2', 'HSET', '5', 'kvvvv', '2', 'f', '1', 'g', '2', 'ZADD', '3', 'kvv', '3', '0', 'x'])
+  assert.equal(unpack(ops), ['2', 'HSET', '5', 'kvvvv', '2', 'f', '1', 'g', '2', 'ZADD', '3', 'kvv', '3', '0', 'x'])
+})
+
+test('encodeOps packs a lone surrogate as the U+FFFD its UTF-8 argument would carry, and a missing value empty', () => {
+  const { ops } = encodeOps(['{s0}:m'], [['HSET', '{s0}:a', 'f\ud800', 'caf\u00e9 \ud83d\ude00'], ['HSET', '{s0}:b', 'g', undefined as unknown as string]])
+  assert.equal(unpack(ops), ['2', 'HSET', '3', 'kvv', '2', 'f\ufffd', 'caf\u00e9 \ud83d\ude00', 'HSET', '3', 'kvv', '3', 'g', ''])
 })
 
 test.run()
