@@ -102,9 +102,9 @@ export interface EncodedOps {
  * cost the worker ~130 us of CPU an apply (30% of sending it) (stop 55: in `npm run bench:writes` the batch's worker
  * CPU per dataset fell by 30% and its rate rose by ~20%). MessagePack rather than JSON: the script's
  * `cmsgpack.unpack` copies each string's bytes where `cjson.decode` reads them for escapes (the aspects' own JSON is
- * most of an apply, all quotes): replaying a new dataset's apply of the live catalogue alone, the script's time fell
- * from ~291 to ~257-285 us, with the plain commands' fast path in apply.lua; msgpackr packs the array as fast as
- * JSON.stringify wrote it (~20 us).
+ * most of an apply, all quotes). With the plain commands' fast path in apply.lua, `npm run bench:apply` put Redis's
+ * time per apply at 342 -> 300 us for a new dataset (unpacking 60 -> 47 us) and 91.5 -> 83-86 us for a
+ * datasetProperties change; msgpackr packs a new dataset's array about as fast as JSON.stringify wrote it (~30 us).
  * Throws when the keys do not all share one hash tag: such an apply could not run on a cluster.
  */
 export function encodeOps(first: readonly string[], given: readonly Op[]): EncodedOps {

@@ -9,10 +9,10 @@ import { readFileSync } from 'node:fs'
 import type { RedisClient } from './redis.ts'
 import { rerouted, SLOT_MOVE_BUDGET_MS, type Route } from './redirects.ts'
 
-/** Replica acknowledgements to wait for after a write (WAIT; WAITAOF too where the server has it). */
 /** An argument of a script call: a Buffer goes as its bytes (the apply script's packed ops). */
 export type ScriptArg = string | number | Buffer
 
+/** Replica acknowledgements to wait for after a write (WAIT; WAITAOF too where the server has it). */
 export interface Durability {
   replicas: number
   timeoutMs: number
