@@ -1,6 +1,5 @@
 /** Limits shared by the search engines and the service. */
 import { fail } from '../errors.ts'
-import type { SearchField } from '../registry.ts'
 
 /**
  * Facet values each of several shards reports per field at least, where a shard reports its largest only: the merged
@@ -21,15 +20,4 @@ export function tooBroad(what: string, matched: number, max: number, total: numb
   const bound = max === total ? `at most ${max}` : `at most ${max} per shard (${total} in all)`
   return fail('FILTER_TOO_BROAD', `${what} matches ${matched} distinct values in one shard; a query may match ${bound}: narrow it`,
     [{ path: what.startsWith('the word prefix') ? 'input' : 'filter', message: `${what}: ${matched} values` }])
-}
-
-/**
- * Whether a field's range conditions are answered however many values they match, never FILTER_TOO_BROAD: the names
- * and titles (autocomplete fields that are no facet, the urn aside), whose values are nearly one per document, so
- * that a range over them matches about as many values as documents. The native engine resolves them on its copies of
- * the values with their documents (native/indexMirror.ts pairedField), the redisearch engine by their order keys
- * (redisearch/orderKeys.ts).
- */
-export function namedField(field: SearchField): boolean {
-  return field.autocomplete && !field.facet && field.name !== 'urn'
 }

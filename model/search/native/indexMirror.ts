@@ -36,7 +36,6 @@ import { LexiconCopy } from './lexiconCopy.ts'
 import { pairOf, PairsCopy } from './pairsCopy.ts'
 import { WordCopy } from './wordCopy.ts'
 import { lexRange } from '../../store/lexRange.ts'
-import { namedField } from '../limits.ts'
 
 /** Entries a change log keeps (XADD MAXLEN ~): a copy that falls further behind than this copies its parts again. */
 export const LOG_LENGTH = 100_000
@@ -66,13 +65,13 @@ export function lexiconLogOp(keys: Keys, shard: number, entityType: string, fiel
 }
 
 /**
- * Whether the copies hold `field`'s values with the urns that have them (pairs), not its values alone: the names and
- * titles (limits.ts namedField), whose values are nearly one per document, so that conditions on them
+ * Whether the copies hold `field`'s values with the urns that have them (pairs), not its values alone: the
+ * autocomplete fields (names, titles), whose values are nearly one per document, so that conditions on them
  * resolve to documents here, and a query reads no posting per matching value (~730 keys, ~3 ms of Redis, for a
  * word's CONTAIN in 100,000 names). Facet fields keep value lexicons.
  */
 export function pairedField(field: SearchField): boolean {
-  return namedField(field)
+  return field.autocomplete && !field.facet && field.name !== URN_LEXICON
 }
 
 /** The apply op that logs that `urn`'s document has (`present`) or no longer has `value` (lower-cased) in a paired field. */

@@ -22,8 +22,7 @@ import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import type { Op } from '../../store/ops.ts'
 import { pairChanges } from './cooccurrence.ts'
-import { FACETS_FIELD, facetLine, facetValue, TAG_SEPARATOR, tagSafe } from './fields.ts'
-import { orderKeyFields } from './orderKeys.ts'
+import { FACETS_FIELD, facetLine, facetValue, TAG_SEPARATOR } from './fields.ts'
 
 /**
  * Fields of the generation hash marking companions built for the documents that predate them (`companions` marked
@@ -33,7 +32,6 @@ const BUILT = 'companions-ordered'
 const LEXICONS_BUILT = 'lexicons'
 const FACET_LINES_BUILT = 'facetlines'
 const COOCCURRENCE_BUILT = 'cooccurrence'
-const ORDER_KEYS_BUILT = 'orderkeys'
 
 export const liveKey = (index: string): string => `${index}:live`
 export const generationKey = (index: string): string => `${index}:gen`
@@ -185,8 +183,6 @@ async function scanDocuments(client: Commands, keyPrefix: string, fields: readon
 
 /** Sets a document's facet line only while the document is there and has none (a write since has its own). */
 const SET_LINE = `if redis.call('HEXISTS', KEYS[1], 'urn') == 1 then return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) end return 0`
-/** Sets a document's order keys (ARGV[2..], field value ...) unless it is gone or has them (its field ARGV[1]). */
-const SET_KEYS = `if redis.call('HEXISTS', KEYS[1], 'urn') == 1 and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return redis.call('HSET', KEYS[1], unpack(ARGV, 2)) end return 0`
 
 /**
  * Builds what documents written by an earlier version lack, in one pass over them (once per index, by one process
@@ -198,21 +194,17 @@ const SET_KEYS = `if redis.call('HEXISTS', KEYS[1], 'urn') == 1 and redis.call('
  *     are not counted in the results they match;
  *   - the facet co-occurrence counts (cooccurrence.ts), counted here from each document's facet values, then
  *     written one pair per command. Until its marker is set, a facet value asked alone is answered as any query
- *     (cooccurrenceBuilt);
- *   - the order keys of the `named` fields (orderKeys.ts), from the document's `d`, for documents that have none
- *     (a 1-line script, as the facet line). Until it is done, a range on a name misses their documents beyond its
- *     boundary.
+ *     (cooccurrenceBuilt).
  * A document written while this runs may be counted twice in the counts (a value then stays listed after its last
  * document leaves, and a pair's count is one too high); `restore --rebuild` counts afresh.
  * Returns how many documents it read.
  */
-export async function backfillDocumentParts(client: Commands, index: string, keyPrefix: string, fields: readonly string[], facets: readonly string[], named: readonly string[] = []): Promise<number> {
-  const [lexiconsBuilt, linesBuilt, pairsBuilt, keysBuilt] = (await client.sendCommand(['HMGET', generationKey(index), LEXICONS_BUILT, FACET_LINES_BUILT, COOCCURRENCE_BUILT, ORDER_KEYS_BUILT])) as (string | null)[]
+export async function backfillDocumentParts(client: Commands, index: string, keyPrefix: string, fields: readonly string[], facets: readonly string[]): Promise<number> {
+  const [lexiconsBuilt, linesBuilt, pairsBuilt] = (await client.sendCommand(['HMGET', generationKey(index), LEXICONS_BUILT, FACET_LINES_BUILT, COOCCURRENCE_BUILT])) as (string | null)[]
   const lexicons = fields.length > 0 && !lexiconsBuilt
   const lines = facets.length > 0 && !linesBuilt
   const pairs = facets.length > 0 && !pairsBuilt
-  const keys = named.length > 0 && !keysBuilt
-  if (!lexicons && !lines && !pairs && !keys) return 0
+  if (!lexicons && !lines && !pairs) return 0
   if (await client.sendCommand(['SET', `${index}:partsbuild`, '1', 'NX', 'EX', '600']) === null) return 0
   const counts = new Map(fields.map((f) => [f, new Map<string, number>()]))
   /** co-occurrence key -> pair member -> count. */
@@ -229,13 +221,8 @@ export async function backfillDocumentParts(client: Commands, index: string, key
           for (const v of new Set((tags[i] ?? '').split(TAG_SEPARATOR).filter((x) => x !== '').map((x) => x.toLowerCase()))) field.set(v, (field.get(v) ?? 0) + 1)
         })
       }
-      const doc = (!line || pairs || keys) && json ? JSON.parse(json) as Record<string, string[]> : undefined
+      const doc = (!line || pairs) && json ? JSON.parse(json) as Record<string, string[]> : undefined
       if (lines && !line && doc) writes.push(client.sendCommand(['EVAL', SET_LINE, '1', key, FACETS_FIELD, facetLine(new Map(facets.map((f) => [f, doc[f] ?? []])))]))
-      if (keys && doc) {
-        const hash = Object.assign({}, ...named.map((f) => orderKeyFields(f, (doc[f] ?? []).map((v) => tagSafe(v).toLowerCase())))) as Record<string, string>
-        const [first] = Object.keys(hash)
-        if (first !== undefined) writes.push(client.sendCommand(['EVAL', SET_KEYS, '1', key, first, ...Object.entries(hash).flat()]))
-      }
       if (pairs && doc) {
         const values = new Map(facets.map((f) => [f, new Set((doc[f] ?? []).map(facetValue))]))
         for (const c of pairChanges(new Map(), values)) {
@@ -255,9 +242,7 @@ export async function backfillDocumentParts(client: Commands, index: string, key
   }
   for (const [k, members] of pairCounts) for (const [m, n] of members) increments.push(['HINCRBY', k, m, String(n)])
   for (let i = 0; i < increments.length; i += 10_000) await Promise.all(increments.slice(i, i + 10_000).map((args) => client.sendCommand(args)))
-  await client.sendCommand(['HSET', generationKey(index), ...(lexicons ? [LEXICONS_BUILT, '1'] : []), ...(lines ? [FACET_LINES_BUILT, '1'] : []), ...(pairs ? [COOCCURRENCE_BUILT, '1'] : []), ...(keys ? [ORDER_KEYS_BUILT, '1'] : [])])
-  // Documents changed: answers remembered before (memo.ts) are not reused.
-  await client.sendCommand(['HINCRBY', generationKey(index), 'n', '1'])
+  await client.sendCommand(['HSET', generationKey(index), ...(lexicons ? [LEXICONS_BUILT, '1'] : []), ...(lines ? [FACET_LINES_BUILT, '1'] : []), ...(pairs ? [COOCCURRENCE_BUILT, '1'] : [])])
   await client.sendCommand(['DEL', `${index}:partsbuild`])
   return read
 }

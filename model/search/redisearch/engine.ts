@@ -18,7 +18,7 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisTarget } from '../../store/redis.ts'
 import type { SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
-import { MAX_FACET_VALUES_PER_SHARD, namedField } from '../limits.ts'
+import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
 import { mergeSuggestions, topValues } from '../merge.ts'
 import { matchSuggestion, normalizeSuggestion, rankSuggestions, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
@@ -26,7 +26,7 @@ import { urnId } from '../../urn.ts'
 import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, cooccurrenceBuilt, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
 import { FT, FtConnection } from './connection.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, documentTags, FACETS_FIELD, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
-import { escapeTag, filterClause, needsCandidates, searchQuery, type Candidates } from './query.ts'
+import { escapeTag, filterClause, needsCandidates, searchQuery } from './query.ts'
 import { DEEP_PAGE, pageAcross } from '../../store/gather.ts'
 import { sortedSetOf } from '../../store/orderedSets.ts'
 import { GenerationMemo } from './memo.ts'
@@ -35,7 +35,6 @@ import { IndexPlacement } from './placement.ts'
 import { searchShard } from './shard.ts'
 import { soleFacetAnswer, soleFacetOf } from './soleFacet.ts'
 import { rangeValues } from './ranges.ts'
-import { highKeyField, lowKeyField, ORDER_CHUNKS } from './orderKeys.ts'
 import { addTo, bucketsOf, emptyBuckets } from '../buckets.ts'
 
 const AUTOCOMPLETE_SCAN = 200
@@ -109,12 +108,6 @@ export class RediSearchEngine implements SearchEngine {
       if (field.name !== 'urn') definition[field.name] = { type: 'string', field: field.name, separator: TAG_SEPARATOR, ...(field.autocomplete ? { suffixTrie: true } : {}) } as SchemaDefinition[string]
       if (field.queryByDefault) definition[textField(field.name)] = { type: 'text', field: textField(field.name), stemming: false, weight: field.boost }
       if (field.type === 'COUNT') definition[numericField(field.name)] = { type: 'number', field: numericField(field.name) }
-      // A name's order keys (orderKeys.ts): its ranges match by them, however many values they span.
-      if (namedField(field)) {
-        for (let k = 0; k < ORDER_CHUNKS; k++) {
-          for (const name of [lowKeyField(field.name, k), highKeyField(field.name, k)]) definition[name] = { type: 'number', field: name }
-        }
-      }
     }
     // Every facet value in one line, sortable (its value lives in the index, where a query's matches are read) and
     // not indexed (nothing searches it): facets.ts streams it for a result's matches.
@@ -147,9 +140,8 @@ export class RediSearchEngine implements SearchEngine {
         await om.fetchRepository(schema).createIndex().catch((err: Error) => { if (!/already exists/i.test(err.message)) throw err })
         // Companions for documents written before they existed (once per index, on the node holding the shard).
         await backfillCompanions(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), facetFieldNames(this.registry, entity))
-        // What documents written by an earlier version lack: string lexicons, facet lines, names' order keys (one pass).
-        const fields = [...this.registry.searchFields(entity).values()]
-        await backfillDocumentParts(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), fields.map((f) => f.name), facetFieldNames(this.registry, entity), fields.filter(namedField).map((f) => f.name))
+        // What documents written by an earlier version lack: string lexicons, facet lines (one pass for both).
+        await backfillDocumentParts(this.commands(schema.indexName), schema.indexName, this.keys.docPrefix(shard, entity.name), [...this.registry.searchFields(entity).keys()], facetFieldNames(this.registry, entity))
       }
     }
     this.conn.placement?.start()
@@ -199,22 +191,15 @@ export class RediSearchEngine implements SearchEngine {
     return [['DEL', key], ['HSET', key, ...Object.entries(documentHash(this.registry, entity, after)).flat()], ...companions]
   }
 
-  /**
-   * What each string condition the module cannot match itself resolves to in one index (ranges.ts): values, and for
-   * a range on a name or title (namedField), a clause on its order keys (orderKeys.ts).
-   */
-  private async candidates(index: string, entity: EntitySpec, filter: Criterion[][]): Promise<(c: Criterion) => Candidates | undefined> {
-    const fields = this.registry.searchFields(entity)
-    const resolved = new Map<Criterion, Candidates>()
-    for (const c of filter.flat().filter(needsCandidates)) {
-      const spec = fields.get(c.field)
-      resolved.set(c, await rangeValues(this.commands(index), index, c, this.maxValuesPerShard, this.maxValues, spec !== undefined && namedField(spec)))
-    }
+  /** The values of one index that each string condition the module cannot match itself resolves to (ranges.ts). */
+  private async candidates(index: string, filter: Criterion[][]): Promise<(c: Criterion) => string[] | undefined> {
+    const resolved = new Map<Criterion, string[]>()
+    for (const c of filter.flat().filter(needsCandidates)) resolved.set(c, await rangeValues(this.commands(index), index, c, this.maxValuesPerShard, this.maxValues))
     return (c) => resolved.get(c)
   }
 
   private async query(index: string, q: SearchQuery | AutocompleteQuery, text: SearchQuery['text']): Promise<string | null> {
-    const filter = filterClause(q.filter, await this.candidates(index, q.entity, q.filter))
+    const filter = filterClause(q.filter, await this.candidates(index, q.filter))
     return filter === null ? null : searchQuery(text, filter)
   }
 
@@ -282,7 +267,7 @@ export class RediSearchEngine implements SearchEngine {
     const acFields = acSpecs.map((f) => f.name)
     if (normalized === '' || acFields.length === 0) return []
     const index = this.keys.searchIndex(shard, q.entity.name)
-    const filter = filterClause(q.filter, await this.candidates(index, q.entity, q.filter))
+    const filter = filterClause(q.filter, await this.candidates(index, q.filter))
     if (filter === null) return []
     // A prefix of 2-3 letters or digits expands to every indexed word start beginning with it (14,000 at 100,000
     // datasets: ~0.5 s, now that expansions are not cut at 200, see MAX_EXPANSIONS): it is asked of the words of

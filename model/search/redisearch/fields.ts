@@ -3,7 +3,6 @@
  *   F      TAG (separator |): every value, plus the id part of urn values (`tags:Engineering` matches)
  *   F__t   TEXT: our tokens of the value (we tokenize, so camelCase splits the same as the native engine)
  *   F__n   NUMERIC: COUNT fields
- *   F__lo1..4, F__hi1..4  NUMERIC: a name's or title's order keys (orderKeys.ts: its least and greatest value's)
  * plus `urn` (TAG, sortable, case kept), `urn__t` (TEXT), `__ac` (TAG: autocomplete values, normalized, from each
  * word start, so `@__ac:{sampleh*}` finds "SampleHdfsDataset"), `__facets` (sortable, not indexed: every facet
  * value of the document in one string, which facets.ts streams for a result's matches and counts) and `d` (the
@@ -14,9 +13,7 @@ import { URN_FIELD, type SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry, SearchField } from '../../registry.ts'
 import { urnId } from '../../urn.ts'
-import { namedField } from '../limits.ts'
 import { normalizeSuggestion, wordStarts } from '../suggest.ts'
-import { orderKeyFields } from './orderKeys.ts'
 
 export const TAG_SEPARATOR = '|'
 
@@ -106,10 +103,7 @@ export function documentHash(registry: Registry, entity: EntitySpec, doc: Search
       continue
     }
     if (!field) continue
-    const tags = fieldTags(field, values)
-    hash[name] = [...tags].join(TAG_SEPARATOR)
-    // A name's order keys, of its values as its lexicon holds them (lower-cased tags).
-    if (namedField(field)) Object.assign(hash, orderKeyFields(name, [...tags].map((t) => t.toLowerCase())))
+    hash[name] = [...fieldTags(field, values)].join(TAG_SEPARATOR)
     if (field.queryByDefault) hash[textField(name)] = values.flatMap((v) => tokenize(v)).join(' ')
     if (field.type === 'COUNT' && Number.isFinite(Number(values[0]))) hash[numericField(name)] = String(Number(values[0]))
     if (field.facet) facets.set(name, values)

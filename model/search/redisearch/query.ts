@@ -3,8 +3,7 @@
  * wildcards on the tag's values (`{v*}`, `{*v}`, `{*v*}`), which the module expands in its own tag index (with
  * the suffix trie of name fields, engine.ts: 2-12 ms at 100,000 names, where listing every value to us took
  * 100-350 ms). The string range conditions (GREATER_THAN...) and empty values are resolved to the values they match
- * by the engine (ranges.ts: a bounded range of the field's lexicon; a name's range, a clause on its order keys and
- * its boundary's values, orderKeys.ts) and passed in as `candidates`.
+ * by the engine (ranges.ts: a bounded range of the field's lexicon) and passed in as `candidates`.
  */
 import type { Criterion, FilterGroups, TextQuery } from '../types.ts'
 import { numericField, textField } from './fields.ts'
@@ -37,30 +36,23 @@ export function needsCandidates(c: Criterion): boolean {
   return !c.numeric && c.condition !== 'EQUAL' && !isWildcard(c)
 }
 
-/** What a string condition the module cannot match itself resolved to: tags, and clauses on order keys (ranges.ts). */
-export interface Candidates {
-  tags: readonly string[]
-  clauses?: readonly string[]
-}
-
 /** One criterion as a query clause; null when it can match nothing. */
-export function criterionClause(c: Criterion, candidates?: Candidates): string | null {
+export function criterionClause(c: Criterion, candidates?: readonly string[]): string | null {
   let clause: string
   if (c.numeric && RANGES[c.condition]) {
     clause = c.values.map((v) => `@${numericField(c.field)}:${RANGES[c.condition]!(String(Number(v)))}`).join(' | ')
   } else if (isWildcard(c)) {
     clause = `@${c.field}:{${c.values.map((v) => WILDCARDS[c.condition]!(escapeTag(v.toLowerCase()))).join(' | ')}}`
   } else {
-    const { tags, clauses = [] } = needsCandidates(c) ? candidates ?? { tags: [] } : { tags: c.values.map((v) => v.toLowerCase()) }
-    const parts = [...clauses, ...(tags.length > 0 ? [`@${c.field}:{${tags.map(escapeTag).join(' | ')}}`] : [])]
-    if (parts.length === 0) return c.negated ? '*' : null
-    clause = parts.join(' | ')
+    const tags = needsCandidates(c) ? candidates ?? [] : c.values.map((v) => v.toLowerCase())
+    if (tags.length === 0) return c.negated ? '*' : null
+    clause = `@${c.field}:{${tags.map(escapeTag).join(' | ')}}`
   }
   return c.negated ? `-(${clause})` : `(${clause})`
 }
 
 /** The filter as a clause (`(a b) | (c)`); undefined for no filter; null when nothing can match. */
-export function filterClause(filter: FilterGroups, resolve: (c: Criterion) => Candidates | undefined): string | null | undefined {
+export function filterClause(filter: FilterGroups, resolve: (c: Criterion) => readonly string[] | undefined): string | null | undefined {
   if (filter.length === 0) return undefined
   const groups: string[] = []
   for (const group of filter) {

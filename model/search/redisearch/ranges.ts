@@ -4,15 +4,11 @@
  * of one index's lexicon of the field (companions.ts `sv:`; the urns of `live` for the urn field), after counting
  * them (ZLEXCOUNT): more than the bound is FILTER_TOO_BROAD before any is read, as on the native engine. So the
  * work of such a condition is bounded by the values it may match, not by the values the field has (FT.TAGVALS
- * listed all of them: ~110 ms at 100,000 names), and the union the module then walks is bounded too. A range on a
- * name or title is the exception: its order keys (orderKeys.ts) match the values beyond the boundary, however many,
- * and only the boundary's few are read and bounded.
+ * listed all of them: ~110 ms at 100,000 names), and the union the module then walks is bounded too.
  */
 import type { Criterion } from '../types.ts'
 import { tooBroad } from '../limits.ts'
 import { liveKey, stringValuesKey, type Commands } from './companions.ts'
-import { isRange, orderRange } from './orderKeys.ts'
-import type { Candidates } from './query.ts'
 
 /** `[min, max]` of ZRANGEBYLEX for a condition against `v`: every value when the condition is a wildcard of ''. */
 function lexBoundsOf(condition: string, v: string): [string, string] {
@@ -28,23 +24,16 @@ function lexBoundsOf(condition: string, v: string): [string, string] {
 
 /**
  * The values of one index that a criterion's string condition matches (lower-cased; urns as written), at most
- * `max` (more: FILTER_TOO_BROAD naming the criterion, with `total`, the bound of the whole query); a range on a name
- * (`ordered`: limits.ts namedField) resolves to a clause on its order keys and the few values of its boundary.
+ * `max` (more: FILTER_TOO_BROAD naming the criterion, with `total`, the bound of the whole query).
  */
-export async function rangeValues(client: Commands, index: string, c: Criterion, max: number, total: number, ordered = false): Promise<Candidates> {
+export async function rangeValues(client: Commands, index: string, c: Criterion, max: number, total: number): Promise<string[]> {
   const key = c.field === 'urn' ? liveKey(index) : stringValuesKey(index, c.field)
   const found = new Set<string>()
-  const clauses: string[] = []
   for (const value of c.values) {
-    const lower = c.field === 'urn' ? value : value.toLowerCase()
-    const byKeys = ordered && isRange(c.condition) ? orderRange(c.field, c.condition, lower) : null
-    if (byKeys) clauses.push(byKeys.clause)
-    const bounds = byKeys ? byKeys.boundary : lexBoundsOf(c.condition, lower)
-    if (!bounds) continue
-    const [min, top] = bounds
+    const [min, top] = lexBoundsOf(c.condition, c.field === 'urn' ? value : value.toLowerCase())
     const n = Number(await client.sendCommand(['ZLEXCOUNT', key, min, top]))
     if (found.size + n > max) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size + n, max, total)
     for (const v of (await client.sendCommand(['ZRANGEBYLEX', key, min, top])) as string[]) found.add(v)
   }
-  return { tags: [...found], clauses }
+  return [...found]
 }
