@@ -329,6 +329,11 @@ export class NativeEngine implements SearchEngine {
       const accept = copies && localCheck(copies.facets, local!, copies.tallies)
       return this.answerHere(shard, query.entity, fields, documentSet(candidates.numbers, accept), candidates.fields, from, size, documents, asOf)
     }
+    // `*` and a filter checked on the copies whose group lists no documents of its own, with a negated name in it
+    // (`NOT name > m`): every document, checked on the copies; the script would have to list the name's values.
+    if (local && query.text.kind === 'all' && local.some((group) => group.some((c) => 'numbers' in c && c.negated))) {
+      return this.answerEveryChecked(shard, query.entity, fields, local, from, size, documents, asOf)
+    }
     const names = facetNames(fields)
     // One criterion, EQUAL on a frequent facet value, whose page's documents are read with it: its facet counts are
     // kept (facetTallies.ts), read while the script only pages.
@@ -510,6 +515,26 @@ export class NativeEngine implements SearchEngine {
     const names = facetNames(fields)
     const result: ShardHits = { total: found.count, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
     if (found.count > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.numbers ?? found.bitmap, asOf, found.count)
+    if (documents) result.documents = await this.pageDocuments(entity, page)
+    return result
+  }
+
+  /**
+   * A match-all's documents that the copies' check of `groups` accepts (localFilter.ts), each of the shard's live
+   * documents looked at once (the words' copy has every one, with its urn): work in this process in proportion to
+   * the shard's documents, none in Redis but the page's documents.
+   */
+  private async answerEveryChecked(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, groups: readonly ResolvedCriterion[][], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
+    const { words, facets, tallies } = await this.mirror.wordsOf(shard, entity.name, asOf)
+    const accept = localCheck(facets, groups, tallies) ?? (() => true)
+    const numbers: number[] = []
+    for (let n = 0; n < words.documentLimit; n++) if (words.has(n) && accept(n)) numbers.push(n)
+    // In urn order: by the copy's urn keys, or by the urns where a document has none yet.
+    const first = numbers.every((n) => !Number.isNaN(words.orderKey(n))) ? firstInOrder(numbers, from + size, (n) => words.orderKey(n)) : firstInOrder(numbers, from + size, (n) => words.urn(n))
+    const page = first.slice(from).map((n) => words.urn(n))
+    const names = facetNames(fields)
+    const result: ShardHits = { total: numbers.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
+    if (numbers.length > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, numbers, asOf, numbers.length)
     if (documents) result.documents = await this.pageDocuments(entity, page)
     return result
   }

@@ -60,6 +60,10 @@ bounds('a name\'s condition checked on the gateway\'s copies answers however man
     [{ input: '*', filter: { or: [{ and: [{ field: 'name', condition: 'CONTAIN', value: 'daily' }, { field: 'platform', condition: 'EQUAL', value: 'hive' }] }] } }, all],
     [{ input: '*', filter: { or: [{ and: [{ field: 'name', condition: 'CONTAIN', value: 'daily' }, { field: 'platform', condition: 'EQUAL', value: 'kafka' }] }] } }, []],
     [{ input: 'table', filter: filter('name', 'GREATER_THAN', 'orders_150') }, all.slice(150)],
+    // Negated alone, or beside negated facet values: every document checked on the copies.
+    [{ input: '*', filter: { or: [{ and: [{ field: 'name', condition: 'GREATER_THAN', value: 'orders_010_daily', negated: true }] }] } }, all.slice(0, 11)],
+    [{ input: '*', filter: { or: [{ and: [{ field: 'name', condition: 'START_WITH', value: 'orders_0', negated: true }, { field: 'platform', condition: 'EQUAL', value: 'kafka', negated: true }] }] } }, all.slice(100)],
+    [{ input: '*', filter: { or: [{ and: [{ field: 'name', condition: 'CONTAIN', value: 'daily', negated: true }] }] } }, []],
     [{ input: 'table', filter: { or: [{ and: [{ field: 'name', condition: 'START_WITH', value: 'orders_1', negated: true }, { field: 'name', condition: 'CONTAIN', value: 'daily' }] }] } }, [...all.slice(0, 100)]],
   ]
   for (const [body, expected] of cases) {
