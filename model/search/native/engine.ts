@@ -104,16 +104,18 @@ const pagedSet = (found: DocumentSet): PagedSet =>
 
 /**
  * The urns of documents `from` to `from + size` of a set in urn order, found in the copies of the pairs they were
- * found in: read in one copy's urn order, testing each document, when that meets the page sooner (about
- * `(from + size) x documents / found` urns) than comparing every document found (firstInOrder) by its key in urn
- * order (`order`: the copy of the words' urnKeys, a number compared where a urn is a string behind a cache miss), or
- * by its urn where a document has no key.
+ * found in (or, found in none, in the copy of the words, which has every document's urn): read in one copy's urn
+ * order, testing each document, when that meets the page sooner (about `(from + size) x documents / found` urns)
+ * than comparing every document found (firstInOrder) by its key in urn order (the copy of the words' urnKeys, a
+ * number compared where a urn is a string behind a cache miss), or by its urn where a document has no key.
  */
-function pageOf(found: PagedSet, from: number, size: number, copies: readonly PairsCopy[], order: (number: number) => number): string[] {
+function pageOf(found: PagedSet, from: number, size: number, copies: readonly PairsCopy[], words: WordCopy): string[] {
   const copy = copies[0]
-  if (found.count === 0 || !copy) return []
-  if (copies.length === 1 && (from + size) * copy.size < found.count * found.count / 2) return copy.pageByUrn(found.has, from, size)
-  const urnOf = copies.length === 1 ? (n: number) => copy.urnOf(n) ?? '' : (n: number) => copies.map((c) => c.urnOf(n)).find((urn) => urn !== undefined) ?? ''
+  if (found.count === 0) return []
+  if (copy && copies.length === 1 && (from + size) * copy.size < found.count * found.count / 2) return copy.pageByUrn(found.has, from, size)
+  const urnOf = !copy ? (n: number) => words.urn(n)
+    : copies.length === 1 ? (n: number) => copy.urnOf(n) ?? '' : (n: number) => copies.map((c) => c.urnOf(n)).find((urn) => urn !== undefined) ?? ''
+  const order = (n: number) => words.orderKey(n)
   const numbers = found.numbers()
   const first = numbers.every((n) => !Number.isNaN(order(n))) ? firstInOrder(numbers, from + size, order) : firstInOrder(numbers, from + size, urnOf)
   return first.slice(from).map(urnOf)
@@ -368,7 +370,7 @@ export class NativeEngine implements SearchEngine {
     const [pairs, { facets }, { words }] = await Promise.all([this.mirror.pairsOf(shard, entity.name, c.field, asOf), this.mirror.facetCopiesOf(shard, entity.name, asOf), this.mirror.wordsOf(shard, entity.name, asOf)])
     const stretch = pairs?.stretchAnswer(c.condition as RangeCondition, c.values[0]!.toLowerCase(), facets)
     if (!stretch) return undefined
-    const page = pageOf({ count: stretch.total, has: stretch.holds, numbers: () => Array.from(stretch.numbers()) }, from, size, [pairs!], (n) => words.orderKey(n))
+    const page = pageOf({ count: stretch.total, has: stretch.holds, numbers: () => Array.from(stretch.numbers()) }, from, size, [pairs!], words)
     const result: ShardHits = { total: stretch.total, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
     if (stretch.total > 0 && facetNames(fields).length > 0) result.counts = { shard, counts: stretch.counts }
     return result
@@ -511,7 +513,7 @@ export class NativeEngine implements SearchEngine {
   private async answerHere(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, found: DocumentSet, pairFields: readonly string[], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
     const copies = (await Promise.all(pairFields.map((field) => this.mirror.pairsOf(shard, entity.name, field, asOf)))).filter((c) => c !== undefined)
     const { words } = await this.mirror.wordsOf(shard, entity.name, asOf)
-    const page = pageOf(pagedSet(found), from, size, copies, (n) => words.orderKey(n))
+    const page = pageOf(pagedSet(found), from, size, copies, words)
     const names = facetNames(fields)
     const result: ShardHits = { total: found.count, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
     if (found.count > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, found.numbers ?? found.bitmap, asOf, found.count)
@@ -526,17 +528,9 @@ export class NativeEngine implements SearchEngine {
    */
   private async answerEveryChecked(shard: number, entity: EntitySpec, fields: ReadonlyMap<string, SearchField>, groups: readonly ResolvedCriterion[][], from: number, size: number, documents: boolean, asOf: number): Promise<ShardHits> {
     const { words, facets, tallies } = await this.mirror.wordsOf(shard, entity.name, asOf)
-    const accept = localCheck(facets, groups, tallies) ?? (() => true)
-    const numbers: number[] = []
-    for (let n = 0; n < words.documentLimit; n++) if (words.has(n) && accept(n)) numbers.push(n)
-    // In urn order: by the copy's urn keys, or by the urns where a document has none yet.
-    const first = numbers.every((n) => !Number.isNaN(words.orderKey(n))) ? firstInOrder(numbers, from + size, (n) => words.orderKey(n)) : firstInOrder(numbers, from + size, (n) => words.urn(n))
-    const page = first.slice(from).map((n) => words.urn(n))
-    const names = facetNames(fields)
-    const result: ShardHits = { total: numbers.length, hits: page.map((urn) => ({ urn, score: 0 })), facets: [] }
-    if (numbers.length > 0 && names.length > 0) result.counts = await this.countFacets(shard, entity, numbers, asOf, numbers.length)
-    if (documents) result.documents = await this.pageDocuments(entity, page)
-    return result
+    const live: number[] = []
+    for (let n = 0; n < words.documentLimit; n++) if (words.has(n)) live.push(n)
+    return this.answerHere(shard, entity, fields, documentSet(live, localCheck(facets, groups, tallies)), [], from, size, documents, asOf)
   }
 
   /**
