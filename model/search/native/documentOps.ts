@@ -14,7 +14,6 @@
  *   vals:<f>        sorted set (lexicographic): the lower-cased values of field f with a posting (facets, ranges)
  *   valo:<f>        hash: lower-cased value -> original spelling, for facet fields (facet buckets show it)
  *   num:<f>         sorted set: urn -> number (COUNT fields)
- *   ac:             sorted set (lexicographic): autocomplete entries `text\0original\0urn`
  *   docs:           hash: urn -> `<document number>|<facet line>` (facetLine in entries.ts); numbers of removed
  *                   documents wait in `free:` (a set) for reuse, new ones come from `next:` (a counter)
  *   lb:             bitmap: bit n set when document n is live
@@ -105,8 +104,6 @@ export function nativeDocumentOps(
   }
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])
   for (const [field, n] of now.numbers) if (old.numbers.get(field) !== n) ops.push(['ZADD', ix('num', field), String(n), urn])
-  for (const s of old.suggestions) if (!now.suggestions.has(s)) ops.push(['ZREM', ix('ac'), s])
-  for (const s of now.suggestions) if (!old.suggestions.has(s)) ops.push(['ZADD', ix('ac'), '0', s])
   if (before && !after) ops.push(undocOp(keys, shard, T, urn))
   return ops
 }

@@ -1,7 +1,7 @@
 /**
  * The native search engine: an inverted index on core Redis structures (sets, sorted sets, lexicographic ranges),
  * for servers without the search module, one index per shard. Queries run as one Lua script per shard
- * (search-2.lua, autocomplete-3.lua), whose cost is bounded by the page and the facet values shown, except those
+ * (search-2.lua), whose cost is bounded by the page and the facet values shown, except those
  * this process answers from its copy of the index (indexMirror.ts): every query of words (wordQuery.ts) and every
  * `*` with a condition on a name, their filters checked on the copies when each criterion is on facet values or a
  * name (localFilter.ts; any other filter is resolved to its documents by the script), and a frequent facet value
@@ -23,17 +23,17 @@ import type { FacetCounts, Hit, SearchEngine, ShardHits, ShardOptions } from '..
 import { firstK } from '../firstK.ts'
 import { mergeSorted } from '../merge.ts'
 import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
-import { normalizeSuggestion, rankSuggestions } from '../suggest.ts'
+import { normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { positionsBy, sameItems } from '../../positions.ts'
 import { nativeDocumentOps } from './documentOps.ts'
 import { listIdsFromLexicons } from './idsUpgrade.ts'
-import { firstFrom } from '../../store/gather.ts'
+import { dropSuggestionEntries } from './suggestionsUpgrade.ts'
 import { lexRange } from '../../store/lexRange.ts'
 import { IndexMirror, lexiconLogOp, pairedField, undocOp, URN_LEXICON } from './indexMirror.ts'
-import { pairUrn, type Numbers, type PairCondition, type PairsCopy, type RangeCondition } from './pairsCopy.ts'
-import { firstInOrder, keepIfFirst } from './sortedEntries.ts'
+import { pairUrn, suggestionParts, type Numbers, type PairCondition, type PairsCopy, type RangeCondition } from './pairsCopy.ts'
+import { byCodeUnits, firstInOrder, keepIfFirst } from './sortedEntries.ts'
 import { hasBit, type FacetCopy, type FacetValues, type ValueCounts } from './facetCopy.ts'
 import type { FacetTallies } from './facetTallies.ts'
 import { matchWords, singleWord, type QueryWord, type WordAnswer } from './wordQuery.ts'
@@ -42,13 +42,13 @@ import { criterionValueIds, documentNumbers, documentSet, eachBit, facetCriterio
 import { addTo, emptyBuckets } from '../buckets.ts'
 
 const searchScript = new LuaScript(import.meta.url, './search-2.lua')
-const autocompleteScript = new LuaScript(import.meta.url, './autocomplete-3.lua')
 /**
  * The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps, 3
  * since their words are kept whole by number (`words:`) instead of in a posting per word, 4 since a urn's id has no
- * posting of its own (`ids:<f>` lists the values by id).
+ * posting of its own (`ids:<f>` lists the values by id), 5 since autocomplete reads the gateways' copies of the names
+ * (no `ac:` entries).
  */
-const NATIVE_INDEX_FORMAT = '4'
+const NATIVE_INDEX_FORMAT = '5'
 /** What the search script answers: total, the page's urns, a match-all's facets, bitmap, numbers, documents. */
 type ScriptAnswer = [number, Buffer[], (Buffer | (Buffer | number)[])[], Buffer, number[], (Buffer | null)[]]
 /** The script's condition for a list of urns resolved here (a condition on a paired field): not one a caller can send. */
@@ -244,16 +244,18 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Records the index format on a new store (`nativeIndex` in the layout record). An index of format 3 (a posting
-   * per urn id) is brought to this one in place (idsUpgrade.ts). A store indexed by an earlier format (before
-   * document numbers and bitmaps; with a posting per word, no `words:`) is said so on stderr: its search answers
-   * stay incomplete until `restore --rebuild`, which records the format once done (markRebuilt).
+   * per urn id) or 4 (autocomplete entries in Redis) is brought to this one in place (idsUpgrade.ts,
+   * suggestionsUpgrade.ts). A store indexed by an earlier format (before document numbers and bitmaps; with a
+   * posting per word, no `words:`) is said so on stderr: its search answers stay incomplete until `restore
+   * --rebuild`, which records the format once done (markRebuilt).
    */
   async ensureIndexes(): Promise<void> {
     const recorded = await this.redis.hget(this.keys.layout(), 'nativeIndex')
     if (recorded === NATIVE_INDEX_FORMAT) return
-    if (recorded === '3') {
-      const listed = await listIdsFromLexicons(this.redis, this.keys, this.registry)
-      process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was brought from format 3 to ${NATIVE_INDEX_FORMAT}: ${listed} urn values listed by their id\n`)
+    if (recorded === '3' || recorded === '4') {
+      const listed = recorded === '3' ? await listIdsFromLexicons(this.redis, this.keys, this.registry) : 0
+      const dropped = await dropSuggestionEntries(this.redis, this.keys, this.registry)
+      process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was brought from format ${recorded} to ${NATIVE_INDEX_FORMAT}: ${listed} urn values listed by their id, ${dropped} sets of autocomplete entries dropped\n`)
       return this.markRebuilt()
     }
     const rows = await Promise.all(this.keys.allShards().map((shard) => this.redis.zcard(this.keys.rows(shard))))
@@ -713,43 +715,45 @@ export class NativeEngine implements SearchEngine {
 
 
   /**
-   * Autocomplete: the values of the first suggestion entries that start with the query (autocompleteScan of them, of
-   * all shards together, in entry order; with a filter, those it keeps), each value once, whole when its first entry
-   * is the value's start, ranked (suggest.ts). Each shard sends its share of those entries (gather.ts firstFrom), and
-   * one that may hold more before the cut is read again, so a cluster reads the same entries as one server (where
-   * each of 16 shards read them all). Entries are read with `ZRANGEBYLEX`, or with a filter by autocomplete-3.lua,
-   * which says of each whether the filter keeps it.
+   * Autocomplete, on this process's copies of the names (pairsCopy.ts: Redis keeps no suggestion entries): the values
+   * of the first suggestion entries that start with the query (autocompleteScan of them, of every shard and
+   * autocomplete field together, in entry order; with a filter, those whose documents it keeps: filterDocuments),
+   * each value once, whole when its entry begins at the value's start, ranked (suggest.ts). The copies hold values
+   * lower-cased: the suggestions shown are read back as written from one document of each (`d`, one read for the
+   * page), and one value spelled two ways is suggested once. Cost: a binary search and the entries read per copy.
    */
   async autocomplete(query: AutocompleteQuery): Promise<string[]> {
     const text = normalizeSuggestion(query.query)
-    const shards = this.keys.allShards()
-    const filtered = query.filter.length > 0
-    const filters = filtered ? await Promise.all(shards.map((shard) => Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group))))) : []
-    // The last entry that starts with the query, as ZRANGEBYLEX bounds it: the query then the byte 255.
-    const upTo = Buffer.concat([Buffer.from(`[${text}`), Buffer.from([0xff])])
-    // The entries a filter drops (none without one).
-    const dropped = new Set<string>()
-    const sets = shards.map((shard, k) => ({
-      from: async (entry: string | undefined, limit: number): Promise<string[]> => {
-        const first = entry ?? text
-        if (!filtered) return this.redis.zrangebylex(this.keys.nativeIndex(shard, query.entity.name, 'ac'), `[${first}`, upTo, 'LIMIT', 0, limit)
-        const target = this.scriptTarget(shard, query.entity)
-        const args = [target.prefix, target.tmp, text, String(limit), String(this.maxValuesPerShard), first, ...encodeFilter(filters[k]!)]
-        const raw = (await this.runScript(autocompleteScript, target.keys, args)) as string[]
-        const entries: string[] = []
-        for (let i = 0; i < raw.length; i += 2) {
-          entries.push(raw[i]!)
-          if (raw[i + 1] !== '1') dropped.add(raw[i]!)
-        }
-        return entries
-      },
-    }))
-    const found = new Map<string, boolean>()
-    for (const entry of await firstFrom(sets, undefined, undefined, autocompleteScan(query.limit, filtered))) {
-      const [entryText, original] = entry.split('\0')
-      if (original !== undefined && !dropped.has(entry) && !found.has(original)) found.set(original, original.toLowerCase() === entryText)
+    const fields = [...this.registry.searchFields(query.entity).values()].filter(pairedField).map((f) => f.name)
+    if (text === '' || fields.length === 0) return []
+    const asOf = performance.now()
+    const scan = autocompleteScan(query.limit, query.filter.length > 0)
+    const entries = (await Promise.all(this.keys.allShards().map(async (shard) => {
+      const copies = (await Promise.all(fields.map((field) => this.mirror.pairsOf(shard, query.entity.name, field, asOf)))).filter((c) => c !== undefined)
+      const keep = query.filter.length > 0 ? await this.filterDocuments(shard, query.entity, query.filter, asOf) : undefined
+      return copies.flatMap((copy) => copy.suggestionsFrom(text, scan).map((entry) => ({ entry, copy, keep })))
+    }))).flat()
+    const first = firstK(entries, scan, (a, b) => byCodeUnits(a.entry, b.entry))
+    const found = new Map<string, { text: string; whole: boolean; urn: string }>()
+    for (const { entry, copy, keep } of first) {
+      const { text: from, value, number } = suggestionParts(entry)
+      const urn = copy.urnOf(number)
+      if (urn === undefined || found.has(value) || (keep && !keep(number))) continue
+      found.set(value, { text: value, whole: value === from, urn })
     }
-    return rankSuggestions([...found].map(([value, whole]) => ({ text: value, whole })), query.limit)
+    const top = topSuggestions([...found.values()], query.limit)
+    const documents = await this.pageDocuments(query.entity, top.map((s) => s.urn))
+    return top.map((s, i) => writtenAs(documents[i], fields, s.text))
   }
 
+}
+
+/**
+ * A suggestion's value (`lower`, lower-cased) as one of its documents writes it, in one of the autocomplete `fields`
+ * of the stored document `d`; `lower` itself when none does (the document changed since the copy was read).
+ */
+function writtenAs(document: string | null | undefined, fields: readonly string[], lower: string): string {
+  const values = document ? JSON.parse(document) as Record<string, string[]> : {}
+  for (const field of fields) for (const value of values[field] ?? []) if (value.toLowerCase() === lower) return value
+  return lower
 }

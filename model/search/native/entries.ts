@@ -1,14 +1,13 @@
 /**
  * What the native engine indexes for one search document, as plain sets: free-text tokens with their relevance,
- * exact keyword values, distinct values per field (for prefix, contains and range filters and for facets),
- * numbers, and autocomplete entries. Pure; documentOps.ts turns the difference of two of these into Redis ops.
+ * exact keyword values, distinct values per field (for prefix, contains and range filters and for facets), and
+ * numbers (autocomplete reads the gateways' copies of the names: pairsCopy.ts). Pure; documentOps.ts turns the difference of two of these into Redis ops.
  */
 import { tokenize, urnText } from '../../derive/tokenize.ts'
 import { type SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
 import type { Registry } from '../../registry.ts'
 import { urnId } from '../../urn.ts'
-import { normalizeSuggestion, wordStarts } from '../suggest.ts'
 
 const SEP = '\u0000'
 
@@ -22,14 +21,12 @@ export interface NativeEntries {
   keywords: Map<string, string>
   /** field -> number (COUNT fields). */
   numbers: Map<string, number>
-  /** `normalized text from a word start SEP original SEP urn`. */
-  suggestions: Set<string>
 }
 
 /** The native index entries of a document (none for null). The urn itself is only tokenized: exact and prefix
  * matches on it use the live set, which lists urns in order. */
 export function nativeEntries(registry: Registry, entity: EntitySpec, doc: SearchDocument | null): NativeEntries {
-  const entries: NativeEntries = { tokens: new Map(), keywords: new Map(), numbers: new Map(), suggestions: new Set() }
+  const entries: NativeEntries = { tokens: new Map(), keywords: new Map(), numbers: new Map() }
   if (!doc) return entries
   const fields = registry.searchFields(entity)
   const addTokens = (texts: string[], boost: number): void => {
@@ -51,10 +48,6 @@ export function nativeEntries(registry: Registry, entity: EntitySpec, doc: Searc
       const lower = value.toLowerCase()
       if (!entries.keywords.has(`${name}${SEP}${lower}`)) entries.keywords.set(`${name}${SEP}${lower}`, value)
       if (field.type === 'COUNT' && !entries.numbers.has(name) && Number.isFinite(Number(value))) entries.numbers.set(name, Number(value))
-      if (field.autocomplete) {
-        const normalized = normalizeSuggestion(value)
-        for (const start of wordStarts(normalized)) entries.suggestions.add(`${normalized.slice(start)}${SEP}${value}${SEP}${doc.urn}`)
-      }
     }
   }
   return entries

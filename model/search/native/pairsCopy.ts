@@ -8,10 +8,14 @@
  * - their urns' order (`urn \0 value \0 number`): the page of a large result is the first documents met there that the
  *   result holds, so its cost is the page's, divided by the share of the documents the result has, rather than a
  *   comparison per match.
+ * - the suggestion entries (`text \0 value \0 number`, text the normalized value from one of its word starts on,
+ *   suggest.ts): autocomplete reads the first entries that start with what was typed (suggestionsFrom), so Redis
+ *   keeps no autocomplete entries.
  * And each document's urn by its number, for the page of a small result. A large stretch, while every document has
  * at most one pair, is answered without its documents (stretchAnswer: its facets counted by blocks of the pairs'
  * order, stretchCounts.ts).
  */
+import { normalizeSuggestion, wordStarts } from '../suggest.ts'
 import type { FacetCopy, ValueCounts } from './facetCopy.ts'
 import { LexiconCopy } from './lexiconCopy.ts'
 import { SortedEntries } from './sortedEntries.ts'
@@ -29,6 +33,21 @@ export function pairNumber(pair: string): number {
 export const pairOf = (value: string, urn: string, number: string | number): string => `${value}\u0000${urn}\u0000${number}`
 /** A pair's entry in the urns' order: `urn \0 value \0 number` (its number read as a pair's). */
 const urnEntry = (pair: string): string => `${pairUrn(pair)}\u0000${pairValue(pair)}\u0000${pairNumber(pair)}`
+/** A pair's suggestion entries: `text \0 value \0 number` from each word start of its normalized value. */
+function suggestionEntries(pair: string): string[] {
+  const value = pairValue(pair)
+  const normalized = normalizeSuggestion(value)
+  const tail = `\u0000${value}\u0000${pairNumber(pair)}`
+  return wordStarts(normalized).map((start) => `${normalized.slice(start)}${tail}`)
+}
+
+/** A suggestion entry's parts: its text (from a word start), the value (lower-cased) and its document's number. */
+export function suggestionParts(entry: string): { text: string; value: string; number: number } {
+  const first = entry.indexOf('\u0000')
+  const last = entry.lastIndexOf('\u0000')
+  return { text: entry.slice(0, first), value: entry.slice(first + 1, last), number: Number(entry.slice(last + 1)) }
+}
+
 /**
  * Pairs from which a stretch is counted by blocks (stretchAnswer) rather than by its documents: two blocks
  * (stretchCounts.ts), at least one of them whole. At 4,096 a cluster's 16 shards of 100,000 names never reached it
@@ -42,6 +61,8 @@ export class PairsCopy extends LexiconCopy {
   private order?: SortedEntries
   /** The pairs' urn entries (urnEntry) in order; built on first use. */
   private urns?: SortedEntries
+  /** The pairs' suggestion entries (suggestionEntries) in order; built on first use. */
+  private suggestions?: SortedEntries
   /**
    * A document's urn by its number, while it has pairs here, and how many; kept dense (holes are `undefined` and 0):
    * a sparse array turns into a slow dictionary, and pairs are read in no order of their numbers.
@@ -61,6 +82,7 @@ export class PairsCopy extends LexiconCopy {
     if (!super.add(pair)) return false
     this.order?.add(pair)
     this.urns?.add(urnEntry(pair))
+    if (this.suggestions) for (const entry of suggestionEntries(pair)) this.suggestions.add(entry)
     const n = pairNumber(pair)
     while (this.pairsByNumber.length <= n) {
       this.pairsByNumber.push(0)
@@ -75,6 +97,7 @@ export class PairsCopy extends LexiconCopy {
     if (!super.delete(pair)) return false
     this.order?.delete(pair)
     this.urns?.delete(urnEntry(pair))
+    if (this.suggestions) for (const entry of suggestionEntries(pair)) this.suggestions.delete(entry)
     // A number is its urn's while the document has pairs (a number freed may be given to another document).
     const n = pairNumber(pair)
     if (--this.pairsByNumber[n]! === 0) this.urnByNumber[n] = undefined
@@ -130,6 +153,21 @@ export class PairsCopy extends LexiconCopy {
     return counted && { ...counted, numbers: () => pairs.numbersWithin(start, within) }
   }
 
+  /**
+   * The first `limit` suggestion entries whose text starts with `text` (normalized, suggest.ts), in order: a binary
+   * search, then the entries read.
+   */
+  suggestionsFrom(text: string, limit: number): string[] {
+    const found: string[] = []
+    if (limit <= 0) return found
+    this.suggestionOrder().scan(text, (entry) => {
+      if (!entry.startsWith(text)) return false
+      found.push(entry)
+      return found.length < limit
+    })
+    return found
+  }
+
   /** Stops the counts by block following the facet values (this copy was replaced). */
   close(): void {
     this.counts?.close()
@@ -163,6 +201,7 @@ export class PairsCopy extends LexiconCopy {
     super.prepare()
     this.valueOrder()
     this.urnOrder()
+    this.suggestionOrder()
   }
 
   private valueOrder(): SortedEntries {
@@ -171,6 +210,10 @@ export class PairsCopy extends LexiconCopy {
 
   private urnOrder(): SortedEntries {
     return (this.urns ??= new SortedEntries(this.allValues().map(urnEntry), pairNumber))
+  }
+
+  private suggestionOrder(): SortedEntries {
+    return (this.suggestions ??= new SortedEntries(this.allValues().flatMap(suggestionEntries)))
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * A native index of format 3 (a posting per urn id, no `ids:` lists) brought to format 4 in place at start-up
- * (model/search/native/idsUpgrade.ts): values are found by their id again without a rebuild.
+ * Native indexes of earlier formats brought to this one in place at start-up: format 3 (a posting per urn id, no
+ * `ids:` lists: model/search/native/idsUpgrade.ts), whose values are found by their id again without a rebuild, and
+ * format 4 (autocomplete entries in Redis: model/search/native/suggestionsUpgrade.ts), whose entries are dropped.
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
@@ -26,11 +27,35 @@ test('a format-3 index gets its ids lists from the lexicons, and a value is foun
     await redis.hset(keys.layout(), 'nativeIndex', '3')
     assert.equal(await byId(), [])
     await engine.ensureIndexes()
-    assert.is(await redis.hget(keys.layout(), 'nativeIndex'), '4')
+    assert.is(await redis.hget(keys.layout(), 'nativeIndex'), '5')
     assert.equal(await byId(), [user('a'), user('b')])
     // Kept by the writes from then on.
     assert.is((await member('c', 'Data-Eng')).status, 200)
     assert.equal(await byId(), [user('a'), user('b'), user('c')])
+  } finally {
+    await svc.close()
+  }
+})
+
+test('a format-4 index loses its autocomplete entries, and autocomplete reads the copies of the names', async () => {
+  const svc = await startService({ searchEngine: 'native' })
+  try {
+    const urn = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SalesUpgrade.Orders,PROD)'
+    assert.is((await svc.call('POST', '/aspects?action=ingestProposal', { proposal: {
+      entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'datasetProperties',
+      aspect: { contentType: 'application/json', value: JSON.stringify({ name: 'Sales Upgrade Orders' }) },
+    } })).status, 200)
+    const { redis, keys, engine } = svc.gateway.model
+    // What a format-4 index has beside this one's: a sorted set of suggestion entries per type and shard.
+    const ac = keys.nativeIndex(keys.shardOf(urn), 'dataset', 'ac')
+    await redis.zadd(ac, 0, `sales upgrade orders\u0000Sales Upgrade Orders\u0000${urn}`)
+    await redis.hset(keys.layout(), 'nativeIndex', '4')
+    await engine.ensureIndexes()
+    assert.is(await redis.hget(keys.layout(), 'nativeIndex'), '5')
+    assert.is(await redis.exists(ac), 0)
+    const suggestions = async (query: string) => (await svc.call('POST', '/entities?action=autocomplete', { query, entity: 'dataset', limit: 10 })).body.value.suggestions
+    assert.equal(await suggestions('upgrade or'), ['Sales Upgrade Orders'])
+    assert.equal(await suggestions('salesupgrade.o'), ['SalesUpgrade.Orders'])
   } finally {
     await svc.close()
   }

@@ -8,17 +8,17 @@ import * as assert from 'uvu/assert'
 import { unpack } from 'msgpackr'
 import { coalesceOps, encodeOps, type Op } from '../../../model/store/ops.ts'
 
-test('an entity\'s aspects, rows and autocomplete entries join into one op per key, in the place of the first', () => {
+test('an entity\'s aspects, rows and browse entries join into one op per key, in the place of the first', () => {
   const ops: Op[] = [
     ['HSET', '{s0}:a:u', 'k', '1'], ['ZADD', '{s0}:rows', '0', 'u\u0000k'],
     ['HSET', '{s0}:a:u', 'p', '2'], ['ZADD', '{s0}:rows', '0', 'u\u0000p'],
     ['XADD', '{s0}:mcl', '*', 'a', 'k'], ['XADD', '{s0}:mcl', '*', 'a', 'p'],
-    ['ZADD', '{s0}:ac', '0', 'x'], ['ZADD', '{s0}:ac', '0', 'y'], ['ZADD', '{s0}:ac', '0', 'z'],
+    ['ZADD', '{s0}:br:e:/a', '0', 'x'], ['ZADD', '{s0}:br:e:/a', '0', 'y'], ['ZADD', '{s0}:br:e:/a', '0', 'z'],
   ]
   assert.equal(coalesceOps(ops), [
     ['HSET', '{s0}:a:u', 'k', '1', 'p', '2'], ['ZADD', '{s0}:rows', '0', 'u\u0000k', '0', 'u\u0000p'],
     ['XADD', '{s0}:mcl', '*', 'a', 'k'], ['XADD', '{s0}:mcl', '*', 'a', 'p'],
-    ['ZADD', '{s0}:ac', '0', 'x', '0', 'y', '0', 'z'],
+    ['ZADD', '{s0}:br:e:/a', '0', 'x', '0', 'y', '0', 'z'],
   ])
   // The ops given are left as they were.
   assert.equal(ops[0], ['HSET', '{s0}:a:u', 'k', '1'])
