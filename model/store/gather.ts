@@ -90,9 +90,9 @@ export function shareOf(need: number, sets: number): number {
  * sets known empty (`sizes` 0) left out. Each set sends its share (shareOf) rather than all `need`. A set that sent
  * its whole share may hold more members before the cut (the merge's `need`-th, or anywhere when the merge fell
  * short): only such a set is read again, from its last member sent on, for `need` more, so the answer is exact
- * whatever the spread (a further round trip, rare). Native autocomplete reads the shards' suggestion entries this way.
+ * whatever the spread (a further round trip, rare).
  */
-export async function firstFrom(sets: readonly Pick<OrderedSet, 'from'>[], sizes: readonly number[] | undefined, pivot: string | undefined, need: number): Promise<string[]> {
+async function firstFrom(sets: readonly Pick<OrderedSet, 'from'>[], sizes: readonly number[] | undefined, pivot: string | undefined, need: number): Promise<string[]> {
   const cap = shareOf(need, sets.length)
   const lists = await Promise.all(sets.map((s, k) => (sizes?.[k] === 0 ? Promise.resolve([]) : s.from(pivot, cap))))
   const merged = mergeOrdered(lists, need)
