@@ -719,33 +719,53 @@ export class NativeEngine implements SearchEngine {
    * of the first suggestion entries that start with the query (autocompleteScan of them, of every shard and
    * autocomplete field together, in entry order; with a filter, those whose documents it keeps: filterDocuments),
    * each value once, whole when its entry begins at the value's start, ranked (suggest.ts). The copies hold values
-   * lower-cased: the suggestions shown are read back as written from one document of each (`d`, one read for the
-   * page), and one value spelled two ways is suggested once. Cost: a binary search and the entries read per copy.
+   * lower-cased: the suggestions shown are read back as written from one document of each (`d`), and one value
+   * spelled two ways is suggested once. Without a filter, those documents are read beside the copies' catch-up, for
+   * the suggestions as the copies were before it, and kept when the suggestions are the same (as guessPage does for
+   * a page), so that an autocomplete waits for Redis once. Cost: a binary search and the entries read per copy.
    */
   async autocomplete(query: AutocompleteQuery): Promise<string[]> {
     const text = normalizeSuggestion(query.query)
     const fields = [...this.registry.searchFields(query.entity).values()].filter(pairedField).map((f) => f.name)
     if (text === '' || fields.length === 0) return []
     const asOf = performance.now()
-    const scan = autocompleteScan(query.limit, query.filter.length > 0)
-    const entries = (await Promise.all(this.keys.allShards().map(async (shard) => {
+    const filtered = query.filter.length > 0
+    const scan = autocompleteScan(query.limit, filtered)
+    const shards = this.keys.allShards()
+    const early = filtered ? [] : shards.flatMap((shard) => fields.map((field) => ({ copy: this.mirror.copiedPairs(shard, query.entity.name, field) })))
+    const guess = early.length > 0 && early.every((c) => c.copy) ? suggestionsOn(early as SuggestionSource[], text, scan, query.limit) : undefined
+    const guessed = guess && guess.length > 0 ? this.pageDocuments(query.entity, guess.map((s) => s.urn)) : undefined
+    guessed?.catch(() => {})
+    const sources = (await Promise.all(shards.map(async (shard): Promise<SuggestionSource[]> => {
       const copies = (await Promise.all(fields.map((field) => this.mirror.pairsOf(shard, query.entity.name, field, asOf)))).filter((c) => c !== undefined)
-      const keep = query.filter.length > 0 ? await this.filterDocuments(shard, query.entity, query.filter, asOf) : undefined
-      return copies.flatMap((copy) => copy.suggestionsFrom(text, scan).map((entry) => ({ entry, copy, keep })))
+      const keep = filtered ? await this.filterDocuments(shard, query.entity, query.filter, asOf) : undefined
+      return copies.map((copy) => ({ copy, keep }))
     }))).flat()
-    const first = firstK(entries, scan, (a, b) => byCodeUnits(a.entry, b.entry))
-    const found = new Map<string, { text: string; whole: boolean; urn: string }>()
-    for (const { entry, copy, keep } of first) {
-      const { text: from, value, number } = suggestionParts(entry)
-      const urn = copy.urnOf(number)
-      if (urn === undefined || found.has(value) || (keep && !keep(number))) continue
-      found.set(value, { text: value, whole: value === from, urn })
-    }
-    const top = topSuggestions([...found.values()], query.limit)
-    const documents = await this.pageDocuments(query.entity, top.map((s) => s.urn))
+    const top = suggestionsOn(sources, text, scan, query.limit)
+    const urns = top.map((s) => s.urn)
+    const documents = guessed && sameItems(guess!.map((s) => s.urn), urns) ? await guessed : await this.pageDocuments(query.entity, urns)
     return top.map((s, i) => writtenAs(documents[i], fields, s.text))
   }
 
+}
+
+/** A copy of a paired field's pairs autocomplete reads, and the filter's test of a document's number (none: all kept). */
+interface SuggestionSource { copy: PairsCopy; keep?: (number: number) => boolean }
+
+/**
+ * The first `limit` suggestions (value, whether whole, the urn of a document with it) of the first `scan` suggestion
+ * entries of all `sources` together that start with `text`, in entry order (NativeEngine.autocomplete).
+ */
+function suggestionsOn(sources: readonly SuggestionSource[], text: string, scan: number, limit: number): { text: string; whole: boolean; urn: string }[] {
+  const entries = sources.flatMap((source) => source.copy.suggestionsFrom(text, scan).map((entry) => ({ entry, source })))
+  const found = new Map<string, { text: string; whole: boolean; urn: string }>()
+  for (const { entry, source } of firstK(entries, scan, (a, b) => byCodeUnits(a.entry, b.entry))) {
+    const { text: from, value, number } = suggestionParts(entry)
+    const urn = source.copy.urnOf(number)
+    if (urn === undefined || found.has(value) || (source.keep && !source.keep(number))) continue
+    found.set(value, { text: value, whole: value === from, urn })
+  }
+  return topSuggestions([...found.values()], limit)
 }
 
 /**

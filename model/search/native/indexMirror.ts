@@ -260,6 +260,14 @@ export class IndexMirror {
   }
 
   /**
+   * The copy of a paired field's pairs as it is (not brought up to date, as copiedWords), or undefined when it is
+   * not copied yet.
+   */
+  copiedPairs(shard: number, entityType: string, field: string): PairsCopy | undefined {
+    return this.copies.get(this.keys.nativeIndex(shard, entityType, 'log'))?.lexicons.get(PAIRS + field) as PairsCopy | undefined
+  }
+
+  /**
    * The copy of the documents' facet values of `entityType`'s index in `shard` and the counts kept beside it
    * (facetTallies.ts), current as of `asOf` (as for find).
    */

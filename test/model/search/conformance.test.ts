@@ -192,6 +192,16 @@ for (const { name, overrides } of engines) {
     assert.equal((await ac('Baz', 'chart')).suggestions.sort(), ['Baz Chart 1', 'Baz Chart 2'])
     assert.equal((await ac('Chart 2', 'chart')).suggestions, ['Baz Chart 2'])
   })
+  cat('autocomplete shows a name as written as soon as it is acknowledged, and a renamed one no more', async ({ svc }) => {
+    const ac = async (query: string) => (await svc.call('POST', '/entities?action=autocomplete', { query, entity: 'dataset', limit: 10 })).body.value.suggestions
+    const urn = ds('renamed_suggestion')
+    assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { name: 'Quokka Ledger' })).status, 200)
+    assert.equal(await ac('quokka l'), ['Quokka Ledger'])
+    assert.equal(await ac('ledg'), ['Quokka Ledger'])
+    assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { name: 'Wombat Ledger' })).status, 200)
+    assert.equal(await ac('quokka'), [])
+    assert.equal(await ac('ledg'), ['Wombat Ledger'])
+  })
   cat('a write is searchable as soon as it is acknowledged; changes and hard delete follow', async ({ svc }) => {
     const urn = ds('acknowledged_now')
     assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { description: 'zebra crossing' })).status, 200)

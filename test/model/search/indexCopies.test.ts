@@ -9,7 +9,8 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FacetCopy, FacetValues } from '../../../model/search/native/facetCopy.ts'
 import { LexiconCopy } from '../../../model/search/native/lexiconCopy.ts'
-import { PairsCopy, type RangeCondition } from '../../../model/search/native/pairsCopy.ts'
+import { PairsCopy, pairOf, suggestionParts, type RangeCondition } from '../../../model/search/native/pairsCopy.ts'
+import { normalizeSuggestion, wordStarts } from '../../../model/search/suggest.ts'
 import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
 import { byCodeUnits, firstInOrder } from '../../../model/search/native/sortedEntries.ts'
 
@@ -17,6 +18,41 @@ function random(seed: number): () => number {
   let s = seed
   return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31)
 }
+
+test('pairs copy: suggestion entries from a prefix equal every word start of every name, through adds and deletes', () => {
+  const rnd = random(11)
+  const words = ['ab', 'abc', 'b', 'ba', 'x', 'x1', '7']
+  const name = () => Array.from({ length: 1 + Math.floor(rnd() * 4) }, () => words[Math.floor(rnd() * words.length)]).join(rnd() < 0.5 ? ' ' : '_')
+  const copy = new PairsCopy()
+  const held = new Set<string>()
+  const check = () => {
+    for (const text of ['', 'a', 'ab', 'abc', 'b a', 'x1', '7', 'ab_b', 'q']) {
+      const naive = [...held].flatMap((pair) => {
+        const value = pair.slice(0, pair.indexOf('\u0000'))
+        const normalized = normalizeSuggestion(value)
+        const number = Number(pair.slice(pair.lastIndexOf('\u0000') + 1))
+        return wordStarts(normalized).map((at) => `${normalized.slice(at)}\u0000${value}\u0000${number}`)
+      }).filter((entry) => entry.startsWith(text)).sort(byCodeUnits).slice(0, 30)
+      assert.equal(copy.suggestionsFrom(text, 30), naive, JSON.stringify(text))
+    }
+  }
+  for (let n = 0; n < 3000; n++) {
+    const pair = pairOf(name(), `urn:x:${n}`, n)
+    copy.add(pair)
+    held.add(pair)
+  }
+  check()
+  for (const pair of [...held]) if (rnd() < 0.3) { copy.delete(pair); held.delete(pair) }
+  for (let n = 3000; n < 5000; n++) {
+    const pair = pairOf(name(), `urn:x:${n}`, n)
+    copy.add(pair)
+    held.add(pair)
+  }
+  check()
+  const [first] = copy.suggestionsFrom('ab', 1)
+  assert.equal(suggestionParts(first!).text.startsWith('ab'), true)
+  assert.is(copy.urnOf(suggestionParts(first!).number), `urn:x:${suggestionParts(first!).number}`)
+})
 
 test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, through adds and deletes', () => {
   const rnd = random(7)
