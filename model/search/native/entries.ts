@@ -1,7 +1,8 @@
 /**
  * What the native engine indexes for one search document, as plain sets: free-text tokens with their relevance,
  * exact keyword values, distinct values per field (for prefix, contains and range filters and for facets), and
- * numbers (autocomplete reads the gateways' copies of the names: pairsCopy.ts). Pure; documentOps.ts turns the difference of two of these into Redis ops.
+ * numbers (autocomplete reads the gateways' copies of the names: pairsCopy.ts). Pure; documentOps.ts turns the
+ * difference of two of these into Redis ops.
  */
 import { tokenize, urnText } from '../../derive/tokenize.ts'
 import { type SearchDocument } from '../../derive/searchDocument.ts'

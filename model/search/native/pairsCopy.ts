@@ -1,6 +1,6 @@
 /**
  * A paired field's pairs held in a gateway (indexMirror.ts): `value \0 urn \0 document number`, a name (lower-cased),
- * its document's urn and number. Beside the lexicon's own searches (lexiconCopy.ts: CONTAIN, END_WITH), two orders
+ * its document's urn and number. Beside the lexicon's own searches (lexiconCopy.ts: CONTAIN, END_WITH), three orders
  * are kept from their first use on (sortedEntries.ts):
  * - the pairs' order, which is their values' order (a value is followed by \0, below any code unit of a value): the
  *   pairs of START_WITH or a range are one stretch of it, found by two binary searches; its documents' numbers are
