@@ -722,7 +722,8 @@ export class NativeEngine implements SearchEngine {
    * lower-cased: the suggestions shown are read back as written from one document of each (`d`), and one value
    * spelled two ways is suggested once. Without a filter, those documents are read beside the copies' catch-up, for
    * the suggestions as the copies were before it, and kept when the suggestions are the same (as guessPage does for
-   * a page), so that an autocomplete waits for Redis once. Cost: a binary search and the entries read per copy.
+   * a page), so that an autocomplete waits for Redis once; when the catch-up changed none of those copies, the
+   * suggestions are not worked out again. Cost: a binary search and the entries read per copy.
    */
   async autocomplete(query: AutocompleteQuery): Promise<string[]> {
     const text = normalizeSuggestion(query.query)
@@ -732,8 +733,9 @@ export class NativeEngine implements SearchEngine {
     const filtered = query.filter.length > 0
     const scan = autocompleteScan(query.limit, filtered)
     const shards = this.keys.allShards()
-    const early = filtered ? [] : shards.flatMap((shard) => fields.map((field) => ({ copy: this.mirror.copiedPairs(shard, query.entity.name, field) })))
-    const guess = early.length > 0 && early.every((c) => c.copy) ? suggestionsOn(early as SuggestionSource[], text, scan, query.limit) : undefined
+    const early = filtered ? [] : shards.flatMap((shard) => fields.map((field) => this.mirror.copiedPairs(shard, query.entity.name, field)))
+    const guessedOn = early.length > 0 && early.every((copy) => copy !== undefined) ? early.map((copy) => ({ copy, changes: copy.changes })) : undefined
+    const guess = guessedOn && suggestionsOn(guessedOn, text, scan, query.limit)
     const guessed = guess && guess.length > 0 ? this.pageDocuments(query.entity, guess.map((s) => s.urn)) : undefined
     guessed?.catch(() => {})
     const sources = (await Promise.all(shards.map(async (shard): Promise<SuggestionSource[]> => {
@@ -741,7 +743,9 @@ export class NativeEngine implements SearchEngine {
       const keep = filtered ? await this.filterDocuments(shard, query.entity, query.filter, asOf) : undefined
       return copies.map((copy) => ({ copy, keep }))
     }))).flat()
-    const top = suggestionsOn(sources, text, scan, query.limit)
+    // The guess stands when the catch-up changed none of the copies it read (the same copies, no pair added or deleted).
+    const unchanged = guessedOn !== undefined && guessedOn.length === sources.length && guessedOn.every((g, i) => g.copy === sources[i]!.copy && g.changes === g.copy.changes)
+    const top = unchanged ? guess! : suggestionsOn(sources, text, scan, query.limit)
     const urns = top.map((s) => s.urn)
     const documents = guessed && sameItems(guess!.map((s) => s.urn), urns) ? await guessed : await this.pageDocuments(query.entity, urns)
     return top.map((s, i) => writtenAs(documents[i], fields, s.text))

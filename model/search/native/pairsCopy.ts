@@ -63,6 +63,8 @@ export class PairsCopy extends LexiconCopy {
   private urns?: SortedEntries
   /** The pairs' suggestion entries (suggestionEntries) in order; built on first use. */
   private suggestions?: SortedEntries
+  /** Pairs added or deleted so far: an answer worked out on this copy stands while it is unchanged. */
+  changes = 0
   /**
    * A document's urn by its number, while it has pairs here, and how many; kept dense (holes are `undefined` and 0):
    * a sparse array turns into a slow dictionary, and pairs are read in no order of their numbers.
@@ -80,6 +82,7 @@ export class PairsCopy extends LexiconCopy {
 
   override add(pair: string): boolean {
     if (!super.add(pair)) return false
+    this.changes++
     this.order?.add(pair)
     this.urns?.add(urnEntry(pair))
     if (this.suggestions) for (const entry of suggestionEntries(pair)) this.suggestions.add(entry)
@@ -95,6 +98,7 @@ export class PairsCopy extends LexiconCopy {
 
   override delete(pair: string): boolean {
     if (!super.delete(pair)) return false
+    this.changes++
     this.order?.delete(pair)
     this.urns?.delete(urnEntry(pair))
     if (this.suggestions) for (const entry of suggestionEntries(pair)) this.suggestions.delete(entry)
