@@ -719,11 +719,13 @@ export class NativeEngine implements SearchEngine {
    * of the first suggestion entries that start with the query (autocompleteScan of them, of every shard and
    * autocomplete field together, in entry order; with a filter, those whose documents it keeps: filterDocuments),
    * each value once, whole when its entry begins at the value's start, ranked (suggest.ts). The copies hold values
-   * lower-cased: the suggestions shown are read back as written from one document of each (`d`), and one value
-   * spelled two ways is suggested once. Without a filter, those documents are read beside the copies' catch-up, for
-   * the suggestions as the copies were before it, and kept when the suggestions are the same (as guessPage does for
-   * a page), so that an autocomplete waits for Redis once; when the catch-up changed none of those copies, the
-   * suggestions are not worked out again. Cost: a binary search and the entries read per copy.
+   * lower-cased: each value is suggested as its documents write it, read from the first SPELLING_DOCUMENTS of them
+   * met among those entries (`d`), every distinct spelling once (`Orders` and `ORDERS` are two suggestions, as on the
+   * redisearch engine and upstream), and the spellings ranked again. Without a filter, those documents are read
+   * beside the copies' catch-up, for the suggestions as the copies were before it, and kept when the suggestions are
+   * the same (as guessPage does for a page), so that an autocomplete waits for Redis once; when the catch-up changed
+   * none of those copies, the suggestions are not worked out again. Cost: a binary search and the entries read per
+   * copy.
    */
   async autocomplete(query: AutocompleteQuery): Promise<string[]> {
     const text = normalizeSuggestion(query.query)
@@ -736,7 +738,7 @@ export class NativeEngine implements SearchEngine {
     const early = filtered ? [] : shards.flatMap((shard) => fields.map((field) => this.mirror.copiedPairs(shard, query.entity.name, field)))
     const guessedOn = early.length > 0 && early.every((copy) => copy !== undefined) ? early.map((copy) => ({ copy, changes: copy.changes })) : undefined
     const guess = guessedOn && suggestionsOn(guessedOn, text, scan, query.limit)
-    const guessed = guess && guess.length > 0 ? this.pageDocuments(query.entity, guess.map((s) => s.urn)) : undefined
+    const guessed = guess && guess.length > 0 ? this.pageDocuments(query.entity, guess.flatMap((s) => s.urns)) : undefined
     guessed?.catch(() => {})
     const sources = (await Promise.all(shards.map(async (shard): Promise<SuggestionSource[]> => {
       const copies = (await Promise.all(fields.map((field) => this.mirror.pairsOf(shard, query.entity.name, field, asOf)))).filter((c) => c !== undefined)
@@ -746,9 +748,11 @@ export class NativeEngine implements SearchEngine {
     // The guess stands when the catch-up changed none of the copies it read (the same copies, no pair added or deleted).
     const unchanged = guessedOn !== undefined && guessedOn.length === sources.length && guessedOn.every((g, i) => g.copy === sources[i]!.copy && g.changes === g.copy.changes)
     const top = unchanged ? guess! : suggestionsOn(sources, text, scan, query.limit)
-    const urns = top.map((s) => s.urn)
-    const documents = guessed && sameItems(guess!.map((s) => s.urn), urns) ? await guessed : await this.pageDocuments(query.entity, urns)
-    return top.map((s, i) => writtenAs(documents[i], fields, s.text))
+    const urns = top.flatMap((s) => s.urns)
+    const documents = guessed && sameItems(guess!.flatMap((s) => s.urns), urns) ? await guessed : await this.pageDocuments(query.entity, urns)
+    let at = 0
+    const spelled = top.flatMap((s) => spellings(documents.slice(at, (at += s.urns.length)), fields, s.text).map((spelling) => ({ text: spelling, whole: s.whole })))
+    return topSuggestions(spelled, query.limit).map((s) => s.text)
   }
 
 }
@@ -756,28 +760,37 @@ export class NativeEngine implements SearchEngine {
 /** A copy of a paired field's pairs autocomplete reads, and the filter's test of a document's number (none: all kept). */
 interface SuggestionSource { copy: PairsCopy; keep?: (number: number) => boolean }
 
+/** Documents of one suggested value whose spellings are read (most values are one document's; a name many share is most often written alike). */
+const SPELLING_DOCUMENTS = 5
+
 /**
- * The first `limit` suggestions (value, whether whole, the urn of a document with it) of the first `scan` suggestion
- * entries of all `sources` together that start with `text`, in entry order (NativeEngine.autocomplete).
+ * The first `limit` suggestions (value, whether whole, the urns of its first SPELLING_DOCUMENTS documents) of the
+ * first `scan` suggestion entries of all `sources` together that start with `text`, in entry order
+ * (NativeEngine.autocomplete).
  */
-function suggestionsOn(sources: readonly SuggestionSource[], text: string, scan: number, limit: number): { text: string; whole: boolean; urn: string }[] {
+function suggestionsOn(sources: readonly SuggestionSource[], text: string, scan: number, limit: number): { text: string; whole: boolean; urns: string[] }[] {
   const entries = sources.flatMap((source) => source.copy.suggestionsFrom(text, scan).map((entry) => ({ entry, source })))
-  const found = new Map<string, { text: string; whole: boolean; urn: string }>()
+  const found = new Map<string, { text: string; whole: boolean; urns: string[] }>()
   for (const { entry, source } of firstK(entries, scan, (a, b) => byCodeUnits(a.entry, b.entry))) {
     const { text: from, value, number } = suggestionParts(entry)
     const urn = source.copy.urnOf(number)
-    if (urn === undefined || found.has(value) || (source.keep && !source.keep(number))) continue
-    found.set(value, { text: value, whole: value === from, urn })
+    if (urn === undefined || (source.keep && !source.keep(number))) continue
+    const known = found.get(value)
+    if (!known) found.set(value, { text: value, whole: value === from, urns: [urn] })
+    else if (known.urns.length < SPELLING_DOCUMENTS && !known.urns.includes(urn)) known.urns.push(urn)
   }
   return topSuggestions([...found.values()], limit)
 }
 
 /**
- * A suggestion's value (`lower`, lower-cased) as one of its documents writes it, in one of the autocomplete `fields`
- * of the stored document `d`; `lower` itself when none does (the document changed since the copy was read).
+ * The spellings of a suggested value (`lower`, lower-cased) in the autocomplete `fields` of its stored documents `d`,
+ * each once, in the order met; `lower` itself when none writes it (the documents changed since the copy was read).
  */
-function writtenAs(document: string | null | undefined, fields: readonly string[], lower: string): string {
-  const values = document ? JSON.parse(document) as Record<string, string[]> : {}
-  for (const field of fields) for (const value of values[field] ?? []) if (value.toLowerCase() === lower) return value
-  return lower
+function spellings(documents: readonly (string | null | undefined)[], fields: readonly string[], lower: string): string[] {
+  const found = new Set<string>()
+  for (const document of documents) {
+    const values = document ? JSON.parse(document) as Record<string, string[]> : {}
+    for (const field of fields) for (const value of values[field] ?? []) if (value.toLowerCase() === lower) found.add(value)
+  }
+  return found.size > 0 ? [...found] : [lower]
 }

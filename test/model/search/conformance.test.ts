@@ -202,6 +202,17 @@ for (const { name, overrides } of engines) {
     assert.equal(await ac('quokka'), [])
     assert.equal(await ac('ledg'), ['Wombat Ledger'])
   })
+  cat('autocomplete suggests each spelling of a name once (two cases are two suggestions), and only the filter\'s', async ({ svc }) => {
+    const ac = async (query: string, filter?: unknown) => (await svc.call('POST', '/entities?action=autocomplete', { query, entity: 'dataset', limit: 10, ...(filter ? { filter } : {}) })).body.value.suggestions
+    // Urns of other words: a dataset's name in its urn is suggested too.
+    for (const [i, name, platform] of [[1, 'Numbat Orders', 'hive'], [2, 'NUMBAT ORDERS', 'kafka'], [3, 'Numbat Orders', 'hdfs'], [4, 'numbat orders daily', 'hive']]) {
+      assert.is((await propose(svc, 'dataset', ds(`spelled_${i}`, platform), 'datasetProperties', { name })).status, 200)
+    }
+    assert.equal(await ac('numbat'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
+    assert.equal(await ac('ORDERS'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
+    const kafka = { or: [{ and: [{ field: 'platform', value: 'urn:svc:dataPlatform:kafka', condition: 'EQUAL' }] }] }
+    assert.equal(await ac('numbat', kafka), ['NUMBAT ORDERS'])
+  })
   cat('a write is searchable as soon as it is acknowledged; changes and hard delete follow', async ({ svc }) => {
     const urn = ds('acknowledged_now')
     assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { description: 'zebra crossing' })).status, 200)
