@@ -470,6 +470,17 @@ export class NativeEngine implements SearchEngine {
   }
 
   /**
+   * Which documents of the shard a filter accepts, as of `asOf`: checked on this process's copies when they answer
+   * every criterion (facet values, names' conditions: localFilter), with nothing of it sent to Redis; else resolved
+   * by the script (filterDocuments).
+   */
+  private async acceptedBy(shard: number, entity: EntitySpec, groups: FilterGroups, asOf: number): Promise<(number: number) => boolean> {
+    const local = await this.localFilter(shard, entity, this.registry.searchFields(entity), groups, asOf)
+    if (!local) return this.filterDocuments(shard, entity, groups, asOf)
+    return checkedOn(local)(await this.mirror.facetCopiesOf(shard, entity.name, asOf)) ?? (() => true)
+  }
+
+  /**
    * The filter's criteria resolved on this process's copies (localFilter.ts) when each is one they answer: a paired
    * condition's documents, however many (nothing of them goes to Redis); else null.
    */
@@ -717,7 +728,7 @@ export class NativeEngine implements SearchEngine {
   /**
    * Autocomplete, on this process's copies of the names (pairsCopy.ts: Redis keeps no suggestion entries): the values
    * of the first suggestion entries that start with the query (autocompleteScan of them, of every shard and
-   * autocomplete field together, in entry order; with a filter, those whose documents it keeps: filterDocuments),
+   * autocomplete field together, in entry order; with a filter, those whose documents it keeps: acceptedBy),
    * each value once, whole when its entry begins at the value's start, ranked (suggest.ts). The copies hold values
    * lower-cased: each value is suggested as its documents write it, read from the first SPELLING_DOCUMENTS of them
    * met among those entries (`d`), every distinct spelling once (`Orders` and `ORDERS` are two suggestions, as on the
@@ -742,7 +753,7 @@ export class NativeEngine implements SearchEngine {
     guessed?.catch(() => {})
     const sources = (await Promise.all(shards.map(async (shard): Promise<SuggestionSource[]> => {
       const copies = (await Promise.all(fields.map((field) => this.mirror.pairsOf(shard, query.entity.name, field, asOf)))).filter((c) => c !== undefined)
-      const keep = filtered ? await this.filterDocuments(shard, query.entity, query.filter, asOf) : undefined
+      const keep = filtered ? await this.acceptedBy(shard, query.entity, query.filter, asOf) : undefined
       return copies.map((copy) => ({ copy, keep }))
     }))).flat()
     // The guess stands when the catch-up changed none of the copies it read (the same copies, no pair added or deleted).

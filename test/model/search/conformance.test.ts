@@ -206,12 +206,20 @@ for (const { name, overrides } of engines) {
     const ac = async (query: string, filter?: unknown) => (await svc.call('POST', '/entities?action=autocomplete', { query, entity: 'dataset', limit: 10, ...(filter ? { filter } : {}) })).body.value.suggestions
     // Urns of other words: a dataset's name in its urn is suggested too.
     for (const [i, name, platform] of [[1, 'Numbat Orders', 'hive'], [2, 'NUMBAT ORDERS', 'kafka'], [3, 'Numbat Orders', 'hdfs'], [4, 'numbat orders daily', 'hive']]) {
-      assert.is((await propose(svc, 'dataset', ds(`spelled_${i}`, platform), 'datasetProperties', { name })).status, 200)
+      assert.is((await propose(svc, 'dataset', ds(`spelled_${i}`, String(platform)), 'datasetProperties', { name })).status, 200)
     }
+    // A dataset's `name` is its urn's; `displayName` the name its properties give.
     assert.equal(await ac('numbat'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
     assert.equal(await ac('ORDERS'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
     const kafka = { or: [{ and: [{ field: 'platform', value: 'urn:svc:dataPlatform:kafka', condition: 'EQUAL' }] }] }
     assert.equal(await ac('numbat', kafka), ['NUMBAT ORDERS'])
+    // Filters the native engine checks on its copies (facet values, names' conditions, negated), and one it does not (urn).
+    const where = (...and: unknown[]) => ({ or: [{ and }] })
+    const notKafka = { field: 'platform', value: 'kafka', condition: 'EQUAL', negated: true }
+    assert.equal(await ac('numbat', where(notKafka)), ['Numbat Orders', 'numbat orders daily'])
+    assert.equal(await ac('numbat', where({ field: 'displayName', value: 'DAILY', condition: 'CONTAIN' })), ['numbat orders daily'])
+    assert.equal(await ac('numbat', where(notKafka, { field: 'displayName', value: 'numbat orders', condition: 'START_WITH' })), ['Numbat Orders', 'numbat orders daily'])
+    assert.equal(await ac('numbat', where({ field: 'urn', value: ds('spelled_3', 'hdfs'), condition: 'EQUAL' })), ['Numbat Orders'])
   })
   cat('a write is searchable as soon as it is acknowledged; changes and hard delete follow', async ({ svc }) => {
     const urn = ds('acknowledged_now')

@@ -44,9 +44,13 @@ bounds('a word prefix over too many words, or a name\'s condition the script mus
     assert.match(res.body.message, /narrow it/)
     assert.ok(res.body.details?.some((d: { path: string }) => d.path === ('input' in body && body.input !== '*' ? 'input' : 'filter')), JSON.stringify(res.body))
   }
-  const suggest = await svc.call('POST', '/entities?action=autocomplete', { query: 'ord', entity: 'dataset', limit: 5, filter: filter('name', 'START_WITH', 'orders_') })
+  const suggest = await svc.call('POST', '/entities?action=autocomplete', { query: 'ord', entity: 'dataset', limit: 5, filter: withUrn('name', 'START_WITH', 'orders_') })
   assert.is(suggest.status, 400)
   assert.is(suggest.body.code, 'FILTER_TOO_BROAD')
+  // Alone, the same condition is checked on the copies, as a search's is.
+  const answered = await svc.call('POST', '/entities?action=autocomplete', { query: 'ord', entity: 'dataset', limit: 5, filter: filter('name', 'START_WITH', 'orders_') })
+  assert.is(answered.status, 200, JSON.stringify(answered.body))
+  assert.is(answered.body.value.suggestions.length, 5)
 })
 
 bounds('a name\'s condition checked on the gateway\'s copies answers however many names it matches, alone, with facet values or with words', async ({ svc }) => {
