@@ -36,7 +36,10 @@ export function needsCandidates(c: Criterion): boolean {
   return !c.numeric && c.condition !== 'EQUAL' && !isWildcard(c)
 }
 
-/** One criterion as a query clause; null when it can match nothing. */
+/**
+ * One criterion as a query clause; null when it can match nothing, '' when it matches everything (a negated
+ * condition no value meets: the module takes `*` only as a whole query, so it cannot stand beside another clause).
+ */
 export function criterionClause(c: Criterion, candidates?: readonly string[]): string | null {
   let clause: string
   if (c.numeric && RANGES[c.condition]) {
@@ -45,20 +48,25 @@ export function criterionClause(c: Criterion, candidates?: readonly string[]): s
     clause = `@${c.field}:{${c.values.map((v) => WILDCARDS[c.condition]!(escapeTag(v.toLowerCase()))).join(' | ')}}`
   } else {
     const tags = needsCandidates(c) ? candidates ?? [] : c.values.map((v) => v.toLowerCase())
-    if (tags.length === 0) return c.negated ? '*' : null
+    if (tags.length === 0) return c.negated ? '' : null
     clause = `@${c.field}:{${tags.map(escapeTag).join(' | ')}}`
   }
   return c.negated ? `-(${clause})` : `(${clause})`
 }
 
-/** The filter as a clause (`(a b) | (c)`); undefined for no filter; null when nothing can match. */
+/**
+ * The filter as a clause (`(a b) | (c)`); undefined for no filter, or one that every document meets (a group whose
+ * criteria all match everything); null when nothing can match.
+ */
 export function filterClause(filter: FilterGroups, resolve: (c: Criterion) => readonly string[] | undefined): string | null | undefined {
   if (filter.length === 0) return undefined
   const groups: string[] = []
   for (const group of filter) {
     const clauses = group.map((c) => criterionClause(c, resolve(c)))
     if (clauses.some((cl) => cl === null)) continue
-    groups.push(`(${clauses.join(' ')})`)
+    const constraining = clauses.filter((cl) => cl !== '')
+    if (constraining.length === 0) return undefined
+    groups.push(`(${constraining.join(' ')})`)
   }
   return groups.length === 0 ? null : groups.join(' | ')
 }

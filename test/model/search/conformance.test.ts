@@ -155,6 +155,25 @@ for (const { name, overrides } of engines) {
     const negated = await search(svc, { input: '*', entity: 'dataset', count: 100, filter: { or: [{ and: [{ field: 'platform', value: 'hive', condition: 'EQUAL', negated: true }] }] } })
     assert.is(negated.body.value.numEntities, 3)
   })
+  cat('a negated condition no value meets keeps everything, alone, beside others, with words and in autocomplete', async ({ svc }) => {
+    const nothingAbove = { field: 'platform', value: 'urn:svc:dataPlatform:zzz', condition: 'GREATER_THAN', negated: true }
+    const hive = { field: 'platform', value: 'hive', condition: 'EQUAL' }
+    const all = (await search(svc, { input: '*', entity: 'dataset', count: 100 })).body.value.entities as string[]
+    const hives = (await search(svc, { input: '*', entity: 'dataset', count: 100, filter: { or: [{ and: [hive] }] } })).body.value.entities as string[]
+    const cases: [Record<string, unknown>, string[]][] = [
+      [{ input: '*', filter: { or: [{ and: [nothingAbove] }] } }, all],
+      [{ input: '*', filter: { or: [{ and: [nothingAbove, hive] }] } }, hives],
+      [{ input: '*', filter: { or: [{ and: [hive] }, { and: [nothingAbove] }] } }, all],
+      [{ input: 'users', filter: { or: [{ and: [nothingAbove] }] } }, [ds('fct_users_created'), ds('fct_users_deleted')]],
+    ]
+    for (const [body, expected] of cases) {
+      const res = await search(svc, { entity: 'dataset', count: 100, ...body })
+      assert.is(res.status, 200, JSON.stringify(res.body))
+      assert.equal((res.body.value.entities as string[]).sort(), [...expected].sort(), JSON.stringify(body))
+    }
+    const suggested = await svc.call('POST', '/entities?action=autocomplete', { query: 'SampleH', entity: 'dataset', limit: 10, filter: { or: [{ and: [nothingAbove] }] } })
+    assert.equal(suggested.body.value.suggestions, ['SampleHdfsDataset', 'SampleHiveDataset'])
+  })
   cat('numeric range on a COUNT-free entity falls back to strings; unknown field is a 400', async ({ svc }) => {
     const res = await search(svc, { input: '*', entity: 'dataset', filter: { or: [{ and: [{ field: 'nope', value: 'x', condition: 'EQUAL' }] }] } })
     assert.is(res.status, 400)
