@@ -787,8 +787,13 @@ function suggestionsOn(sources: readonly SuggestionSource[], text: string, scan:
     const urn = source.copy.urnOf(number)
     if (urn === undefined || (source.keep && !source.keep(number))) continue
     const known = found.get(value)
-    if (!known) found.set(value, { text: value, whole: value === from, urns: [urn] })
-    else if (known.urns.length < SPELLING_DOCUMENTS && !known.urns.includes(urn)) known.urns.push(urn)
+    if (!known) {
+      found.set(value, { text: value, whole: value === from, urns: [urn] })
+      continue
+    }
+    // A value's entry from its start may come after one from a later word start (`orders` < `orders_x.orders`).
+    known.whole ||= value === from
+    if (known.urns.length < SPELLING_DOCUMENTS && !known.urns.includes(urn)) known.urns.push(urn)
   }
   return topSuggestions([...found.values()], limit)
 }

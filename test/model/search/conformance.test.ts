@@ -232,6 +232,11 @@ for (const { name, overrides } of engines) {
     assert.equal(await ac('ORDERS'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
     const kafka = { or: [{ and: [{ field: 'platform', value: 'urn:svc:dataPlatform:kafka', condition: 'EQUAL' }] }] }
     assert.equal(await ac('numbat', kafka), ['NUMBAT ORDERS'])
+    // A name that starts with the query ranks first even when a later word of it starts with the query too.
+    for (const [i, name] of [[5, 'orders_x.orders'], [6, 'b orders']]) {
+      assert.is((await propose(svc, 'dataset', ds(`spelled_${i}`), 'datasetProperties', { name: String(name) })).status, 200)
+    }
+    assert.equal((await svc.call('POST', '/entities?action=autocomplete', { query: 'orders', entity: 'dataset', limit: 1 })).body.value.suggestions, ['orders_x.orders'])
     // Filters the native engine checks on its copies (facet values, names' conditions, negated), and one it does not (urn).
     const where = (...and: unknown[]) => ({ or: [{ and }] })
     const notKafka = { field: 'platform', value: 'kafka', condition: 'EQUAL', negated: true }
