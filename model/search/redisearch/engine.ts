@@ -278,7 +278,7 @@ export class RediSearchEngine implements SearchEngine {
     // Remembered while the index is unchanged (memo.ts): reading and parsing up to 200 documents is most of the cost.
     return suggestionMemo.get(this.commands(index), index, query, async () => {
       const reply = await this.conn.ft(FT.SEARCH, index, query, {
-        RETURN: ['d'], LIMIT: { from: 0, size: AUTOCOMPLETE_SCAN }, DIALECT: 2,
+        RETURN: ['d'], LIMIT: { from: 0, size: AUTOCOMPLETE_SCAN }, VERBATIM: true, TIMEOUT: 0, DIALECT: 2, // as queryArgs and QUERY_OPTIONS
       }) as { documents: { value: Record<string, unknown> }[] }
       const found = new Map<string, boolean>()
       for (const doc of reply.documents) {

@@ -14,6 +14,7 @@
 import type { Hit } from '../engine.ts'
 import type { Commands } from './companions.ts'
 import { FACETS_FIELD, visitFacetLine } from './fields.ts'
+import { QUERY_OPTIONS, queryArgs } from './query.ts'
 
 /** field -> value (as indexed, original case) -> number of matching documents. */
 export type FacetCounts = Map<string, Map<string, number>>
@@ -49,8 +50,8 @@ export async function streamMatches(client: Commands, index: string, query: stri
   const listed: Hit[] = []
   if (fields.length === 0 && hits === 'none') return { facets: result, hits: listed }
   const load = hits === 'none' ? ['LOAD', '1', `@${FACETS_FIELD}`] : ['LOAD', '2', `@${FACETS_FIELD}`, '@urn']
-  let reply = (await client.sendCommand(['FT.AGGREGATE', index, query, ...(hits === 'scored' ? ['ADDSCORES', 'SCORER', 'DISMAX'] : []), ...load,
-    'WITHCURSOR', 'COUNT', String(chunk), 'TIMEOUT', '0', 'DIALECT', '2'])) as CursorReply
+  let reply = (await client.sendCommand(['FT.AGGREGATE', ...queryArgs(index, query), ...(hits === 'scored' ? ['ADDSCORES', 'SCORER', 'DISMAX'] : []), ...load,
+    'WITHCURSOR', 'COUNT', String(chunk), ...QUERY_OPTIONS])) as CursorReply
   // Documents that share their facet values share a line: each distinct line is read once.
   const lines = new Map<string, number>()
   for (;;) {

@@ -8,6 +8,16 @@
 import type { Criterion, FilterGroups, TextQuery } from '../types.ts'
 import { numericField, textField } from './fields.ts'
 
+/**
+ * The index and query of every FT.SEARCH and FT.AGGREGATE of ours, with VERBATIM right after them (words match as
+ * written, lower-cased: without it the module added its English stems of each word that is not a prefix, so
+ * `"Payments"` also found `payment`, where the native engine does not; after WITHCURSOR the module refuses it).
+ */
+export const queryArgs = (index: string, query: string): string[] => [index, query, 'VERBATIM']
+
+/** What ends every such command: no timeout (under the module's default, 500 ms, a busy server returned partial results), DIALECT 2. */
+export const QUERY_OPTIONS = ['TIMEOUT', '0', 'DIALECT', '2'] as const
+
 /** Escapes a tag value: every character but letters, digits and `_` gets a backslash. */
 export function escapeTag(value: string): string {
   return value.replace(/[^\p{L}\p{N}_]/gu, (c) => `\\${c}`)

@@ -18,6 +18,7 @@
 import type { Hit } from '../engine.ts'
 import { compareHits } from '../merge.ts'
 import { urnWindow, type Commands } from './companions.ts'
+import { QUERY_OPTIONS, queryArgs } from './query.ts'
 
 export interface Ranked {
   total: number
@@ -36,7 +37,7 @@ function parseScored(reply: unknown, keyPrefix: string): { total: number; hits: 
 
 /** How many documents of `index` match `query`. */
 export async function countMatches(client: Commands, index: string, query: string): Promise<number> {
-  return Number(((await client.sendCommand(['FT.SEARCH', index, query, 'NOCONTENT', 'LIMIT', '0', '0', 'TIMEOUT', '0', 'DIALECT', '2'])) as unknown[])[0])
+  return Number(((await client.sendCommand(['FT.SEARCH', ...queryArgs(index, query), 'NOCONTENT', 'LIMIT', '0', '0', ...QUERY_OPTIONS])) as unknown[])[0])
 }
 
 /** Walk chunks at most before falling back to passes sorted by urn; larger tie needs go to those passes at once. */
@@ -54,8 +55,8 @@ interface Asker {
 }
 
 // TIMEOUT 0: the module's default (500 ms, then ON_TIMEOUT return) would cut a long pass short and rank a part.
-const search = (a: Asker, extra: string[], offset: number, size: number) => a.client.sendCommand(['FT.SEARCH', a.index, a.query, 'NOCONTENT',
-  ...extra, 'LIMIT', String(offset), String(size), 'TIMEOUT', '0', 'DIALECT', '2'])
+const search = (a: Asker, extra: string[], offset: number, size: number) => a.client.sendCommand(['FT.SEARCH', ...queryArgs(a.index, a.query), 'NOCONTENT',
+  ...extra, 'LIMIT', String(offset), String(size), ...QUERY_OPTIONS])
 
 const toHit = (h: { urn: string; score: string }): Hit => ({ urn: h.urn, score: Number(h.score) })
 
@@ -130,8 +131,8 @@ export function ranksInOnePass(scored: boolean, window: number): boolean {
 async function sortedByScore(a: Asker, window: number): Promise<Ranked | null> {
   let reply: unknown[]
   try {
-    reply = (await a.client.sendCommand(['FT.AGGREGATE', a.index, a.query, 'ADDSCORES', 'SCORER', 'DISMAX',
-      'SORTBY', '4', '@__score', 'DESC', '@urn', 'ASC', 'MAX', String(window), 'TIMEOUT', '0', 'DIALECT', '2'])) as unknown[]
+    reply = (await a.client.sendCommand(['FT.AGGREGATE', ...queryArgs(a.index, a.query), 'ADDSCORES', 'SCORER', 'DISMAX',
+      'SORTBY', '4', '@__score', 'DESC', '@urn', 'ASC', 'MAX', String(window), ...QUERY_OPTIONS])) as unknown[]
   } catch (err) {
     noteScores(err)
     return null

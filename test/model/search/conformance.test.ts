@@ -221,6 +221,13 @@ for (const { name, overrides } of engines) {
     assert.equal(await ac('quokka'), [])
     assert.equal(await ac('ledg'), ['Wombat Ledger'])
   })
+  cat('words match as written, lower-cased: no stems', async ({ svc }) => {
+    for (const name of ['wallaby_payment', 'wallaby_payments']) assert.is((await propose(svc, 'dataset', ds(name), 'datasetProperties', { name })).status, 200)
+    const found = async (input: string) => ((await search(svc, { input, entity: 'dataset', count: 100 })).body.value.entities as string[]).sort()
+    assert.equal(await found('"wallaby payments"'), [ds('wallaby_payments')])
+    assert.equal(await found('payments wallaby'), [ds('wallaby_payments')])
+    assert.equal(await found('wallaby payment'), [ds('wallaby_payment'), ds('wallaby_payments')], 'the last word is a prefix')
+  })
   cat('autocomplete suggests each spelling of a name once (two cases are two suggestions), and only the filter\'s', async ({ svc }) => {
     const ac = async (query: string, filter?: unknown) => (await svc.call('POST', '/entities?action=autocomplete', { query, entity: 'dataset', limit: 10, ...(filter ? { filter } : {}) })).body.value.suggestions
     // Urns of other words: a dataset's name in its urn is suggested too.
