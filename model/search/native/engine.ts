@@ -776,13 +776,16 @@ const SPELLING_DOCUMENTS = 5
 
 /**
  * The first `limit` suggestions (value, whether whole, the urns of its first SPELLING_DOCUMENTS documents) of the
- * first `scan` suggestion entries of all `sources` together that start with `text`, in entry order
- * (NativeEngine.autocomplete).
+ * first `scan` values of all `sources` together that start with `text` and the first `scan` suggestion entries that
+ * do, in entry order (NativeEngine.autocomplete).
  */
 function suggestionsOn(sources: readonly SuggestionSource[], text: string, scan: number, limit: number): { text: string; whole: boolean; urns: string[] }[] {
-  const entries = sources.flatMap((source) => source.copy.suggestionsFrom(text, scan).map((entry) => ({ entry, source })))
+  const first = (read: (copy: PairsCopy) => string[]) =>
+    firstK(sources.flatMap((source) => read(source.copy).map((entry) => ({ entry, source }))), scan, (a, b) => byCodeUnits(a.entry, b.entry))
+  // The whole matches, which rank first, are read apart: in the entries' order they may follow `scan` others.
+  const wholes = first((copy) => copy.wholeSuggestionsFrom(text, scan))
   const found = new Map<string, { text: string; whole: boolean; urns: string[] }>()
-  for (const { entry, source } of firstK(entries, scan, (a, b) => byCodeUnits(a.entry, b.entry))) {
+  for (const { entry, source } of [...wholes, ...first((copy) => copy.suggestionsFrom(text, scan))]) {
     const { text: from, value, number } = suggestionParts(entry)
     const urn = source.copy.urnOf(number)
     if (urn === undefined || (source.keep && !source.keep(number))) continue

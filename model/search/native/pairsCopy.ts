@@ -172,6 +172,24 @@ export class PairsCopy extends LexiconCopy {
     return found
   }
 
+  /**
+   * The first `limit` suggestion entries of the values that start with `text` (whole matches: each value's entry from
+   * its start), read in the pairs' order. In the suggestion order they may come after many entries of values in
+   * which `text` starts a later word (`sales \0 w00 sales` < `sales_summary \0 ...`), which rank below them.
+   */
+  wholeSuggestionsFrom(text: string, limit: number): string[] {
+    const found: string[] = []
+    if (limit <= 0) return found
+    this.valueOrder().scan(text, (pair) => {
+      if (!pair.startsWith(text)) return false
+      const value = pairValue(pair)
+      const normalized = normalizeSuggestion(value)
+      if (normalized.startsWith(text)) found.push(`${normalized}\u0000${value}\u0000${pairNumber(pair)}`)
+      return found.length < limit
+    })
+    return found
+  }
+
   /** Stops the counts by block following the facet values (this copy was replaced). */
   close(): void {
     this.counts?.close()

@@ -244,6 +244,12 @@ for (const { name, overrides } of engines) {
       assert.is((await propose(svc, 'dataset', ds(`spelled_${i}`), 'datasetProperties', { name: String(name) })).status, 200)
     }
     assert.equal((await svc.call('POST', '/entities?action=autocomplete', { query: 'orders', entity: 'dataset', limit: 1 })).body.value.suggestions, ['orders_x.orders'])
+    // ... and however many names have the query as a later word (their entries come first in the suggestion order).
+    const later = Array.from({ length: 60 }, (_, i) => `w${String(i).padStart(2, '0')} quoll`)
+    for (const [i, name] of [...later, 'quollzzz'].entries()) {
+      assert.is((await propose(svc, 'dataset', ds(`later_${i}`), 'datasetProperties', { name })).status, 200)
+    }
+    assert.equal((await svc.call('POST', '/entities?action=autocomplete', { query: 'quoll', entity: 'dataset', limit: 10 })).body.value.suggestions, ['quollzzz', ...later.slice(0, 9)])
     // Filters the native engine checks on its copies (facet values, names' conditions, negated), and one it does not (urn).
     const where = (...and: unknown[]) => ({ or: [{ and }] })
     const notKafka = { field: 'platform', value: 'kafka', condition: 'EQUAL', negated: true }
