@@ -26,7 +26,7 @@ import { urnId } from '../../urn.ts'
 import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, cooccurrenceBuilt, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
 import { FT, FtConnection } from './connection.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, documentTags, FACETS_FIELD, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
-import { escapeTag, filterClause, needsCandidates, searchQuery } from './query.ts'
+import { escapeTag, filterClause, needsCandidates, searchQuery, urnStarts } from './query.ts'
 import { DEEP_PAGE, pageAcross } from '../../store/gather.ts'
 import { sortedSetOf } from '../../store/orderedSets.ts'
 import { GenerationMemo } from './memo.ts'
@@ -191,15 +191,22 @@ export class RediSearchEngine implements SearchEngine {
     return [['DEL', key], ['HSET', key, ...Object.entries(documentHash(this.registry, entity, after)).flat()], ...companions]
   }
 
-  /** The values of one index that each string condition the module cannot match itself resolves to (ranges.ts). */
-  private async candidates(index: string, filter: Criterion[][]): Promise<(c: Criterion) => string[] | undefined> {
+  /**
+   * A query's filter as one index's clause (query.ts filterClause): the string conditions the module cannot match
+   * itself resolved to their values there (ranges.ts), a URN field's compared as whole urns.
+   */
+  private async filterOf(index: string, entity: EntitySpec, given: Criterion[][]): Promise<string | null | undefined> {
+    const urnFields = new Set([...this.registry.searchFields(entity).values()].filter((f) => f.type === 'URN').map((f) => f.name))
+    const filter = urnStarts(given, urnFields)
     const resolved = new Map<Criterion, string[]>()
-    for (const c of filter.flat().filter(needsCandidates)) resolved.set(c, await rangeValues(this.commands(index), index, c, this.maxValuesPerShard, this.maxValues))
-    return (c) => resolved.get(c)
+    for (const c of filter.flat().filter(needsCandidates)) {
+      resolved.set(c, await rangeValues(this.commands(index), index, c, this.maxValuesPerShard, this.maxValues, urnFields.has(c.field)))
+    }
+    return filterClause(filter, (c) => resolved.get(c))
   }
 
   private async query(index: string, q: SearchQuery | AutocompleteQuery, text: SearchQuery['text']): Promise<string | null> {
-    const filter = filterClause(q.filter, await this.candidates(index, q.filter))
+    const filter = await this.filterOf(index, q.entity, q.filter)
     return filter === null ? null : searchQuery(text, filter)
   }
 
@@ -267,7 +274,7 @@ export class RediSearchEngine implements SearchEngine {
     const acFields = acSpecs.map((f) => f.name)
     if (normalized === '' || acFields.length === 0) return []
     const index = this.keys.searchIndex(shard, q.entity.name)
-    const filter = filterClause(q.filter, await this.candidates(index, q.filter))
+    const filter = await this.filterOf(index, q.entity, q.filter)
     if (filter === null) return []
     // A prefix of 2-3 letters or digits expands to every indexed word start beginning with it (14,000 at 100,000
     // datasets: ~0.5 s, now that expansions are not cut at 200, see MAX_EXPANSIONS): it is asked of the words of

@@ -38,8 +38,11 @@ const WILDCARDS: Record<string, (escaped: string) => string> = {
   CONTAIN: (v) => `*${v}*`,
 }
 
-/** Whether a string criterion is a tag wildcard (no empty value: `{*}` is no query). */
-const isWildcard = (c: Criterion): boolean => !c.numeric && WILDCARDS[c.condition] !== undefined && c.values.every((v) => v !== '')
+/** The shortest value the module expands as a wildcard (its MINPREFIX, 2): a shorter one matches nothing there. */
+const MIN_WILDCARD = 2
+
+/** Whether a string criterion is a tag wildcard (values of 2 characters at least: `{*}` is no query, `{a*}` finds nothing). */
+const isWildcard = (c: Criterion): boolean => !c.numeric && WILDCARDS[c.condition] !== undefined && c.values.every((v) => [...v].length >= MIN_WILDCARD)
 
 /** Whether a string criterion needs the field's distinct values resolved first. */
 export function needsCandidates(c: Criterion): boolean {
@@ -51,6 +54,7 @@ export function needsCandidates(c: Criterion): boolean {
  * condition no value meets: the module takes `*` only as a whole query, so it cannot stand beside another clause).
  */
 export function criterionClause(c: Criterion, candidates?: readonly string[]): string | null {
+  if (c.values.length === 0) return c.negated ? '' : null
   let clause: string
   if (c.numeric && RANGES[c.condition]) {
     clause = c.values.map((v) => `@${numericField(c.field)}:${RANGES[c.condition]!(String(Number(v)))}`).join(' | ')
@@ -62,6 +66,16 @@ export function criterionClause(c: Criterion, candidates?: readonly string[]): s
     clause = `@${c.field}:{${tags.map(escapeTag).join(' | ')}}`
   }
   return c.negated ? `-(${clause})` : `(${clause})`
+}
+
+/**
+ * A filter whose START_WITH conditions on URN fields (`urnFields`) keep only the values that may begin an urn: the
+ * field's tags hold each urn's id beside it (for EQUAL by id, `tags:Gold`), which a wildcard would match too, where
+ * the condition compares the whole urn, as on the native engine (`tags START_WITH gol` finds nothing).
+ */
+export function urnStarts(filter: FilterGroups, urnFields: ReadonlySet<string>): FilterGroups {
+  const mayStartUrn = (v: string) => { const lower = v.toLowerCase(); return lower.startsWith('urn:') || 'urn:'.startsWith(lower) }
+  return filter.map((group) => group.map((c) => urnFields.has(c.field) && c.condition === 'START_WITH' ? { ...c, values: c.values.filter(mayStartUrn) } : c))
 }
 
 /**

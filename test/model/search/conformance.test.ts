@@ -146,6 +146,22 @@ for (const { name, overrides } of engines) {
     assert.equal(await filtered('name', 'LESS_THAN_OR_EQUAL_TO', 'fct_users_deleted'), [ds('fct_users_created'), ds('fct_users_deleted')])
     assert.equal(await filtered('platform', 'EQUAL', 'hive', 'users'), [ds('fct_users_created'), ds('fct_users_deleted')])
   })
+  cat('one-character wildcards; a URN field\'s range and START_WITH compare whole urns', async ({ svc }) => {
+    const filtered = async (field: string, condition: string, value: string, input = '*') =>
+      ((await search(svc, { input, entity: 'dataset', count: 100, filter: { or: [{ and: [{ field, value, condition }] }] } })).body.value.entities as string[]).sort()
+    const all = ((await search(svc, { input: '*', entity: 'dataset', count: 100 })).body.value.entities as string[]).sort()
+    assert.equal(await filtered('name', 'START_WITH', 'F'), [ds('fct_users_created'), ds('fct_users_deleted')])
+    assert.equal(await filtered('name', 'END_WITH', 'd'), [ds('fct_users_created'), ds('fct_users_deleted')])
+    assert.equal(await filtered('name', 'CONTAIN', 'k'), [ds('SampleKafkaDataset', 'kafka'), ...all.filter((u) => u.includes('_bckp'))].sort())
+    assert.equal(await filtered('origin', 'START_WITH', 'p'), all)
+    assert.equal(await filtered('name', 'CONTAIN', 'q'), [])
+    const legacy = await filtered('tags', 'EQUAL', 'Legacy')
+    assert.ok(legacy.length > 0)
+    assert.equal(await filtered('tags', 'START_WITH', 'leg'), [])
+    assert.equal(await filtered('tags', 'START_WITH', 'urn:svc:tag:Leg'), legacy)
+    assert.equal(await filtered('platform', 'LESS_THAN', 'j'), [])
+    assert.equal(await filtered('platform', 'GREATER_THAN', 'urn:svc:dataplatform:hive'), [ds('SampleKafkaDataset', 'kafka'), ...all.filter((u) => u.includes(':s3,'))].sort())
+  })
   cat('or of and groups; negation', async ({ svc }) => {
     const res = await search(svc, {
       input: '*', entity: 'dataset', count: 100,
