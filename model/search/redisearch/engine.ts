@@ -23,7 +23,7 @@ import { mergeSuggestions, topValues } from '../merge.ts'
 import { matchSuggestion, normalizeSuggestion, rankSuggestions, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
-import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, cooccurrenceBuilt, facetFieldNames, lexiconOps, liveKey, type Commands } from './companions.ts'
+import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, cooccurrenceBuilt, facetFieldNames, lexiconOps, liveKey, stringValuesKey, type Commands } from './companions.ts'
 import { FT, FtConnection } from './connection.ts'
 import { AUTOCOMPLETE_FIELD, documentHash, documentTags, FACETS_FIELD, indexedFields, numericField, TAG_SEPARATOR, textField } from './fields.ts'
 import { escapeTag, filterClause, needsCandidates, searchQuery, urnStarts } from './query.ts'
@@ -280,7 +280,9 @@ export class RediSearchEngine implements SearchEngine {
     // datasets: ~0.5 s, now that expansions are not cut at 200, see MAX_EXPANSIONS): it is asked of the words of
     // the names instead (a few hundred terms). The candidates are checked by matchSuggestion either way.
     const short = /^[\p{L}\p{N}]{2,3}$/u.test(normalized) && acSpecs.every((f) => f.queryByDefault)
-    const prefix = short ? `@${acFields.map(textField).join('|')}:(${normalized}*)` : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
+    const prefix = [...normalized].length === 1 ? await this.namesStartingWith(index, acFields, normalized)
+      : short ? `@${acFields.map(textField).join('|')}:(${normalized}*)` : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
+    if (prefix === null) return []
     const query = filter ? `${prefix} (${filter})` : prefix
     // Remembered while the index is unchanged (memo.ts): reading and parsing up to 200 documents is most of the cost.
     return suggestionMemo.get(this.commands(index), index, query, async () => {
@@ -300,6 +302,18 @@ export class RediSearchEngine implements SearchEngine {
       // Kept in rank order, so each later ask's ranking (suggest.ts) finds it sorted.
       return topSuggestions([...found].map(([text, whole]) => ({ text, whole })), Infinity)
     })
+  }
+
+  /**
+   * One character, below the module's shortest prefix (MINPREFIX 2: `{k*}` finds nothing), as the names that start
+   * with it: the first AUTOCOMPLETE_SCAN values of each autocomplete field's lexicon from it on (`sv:`, lower-cased),
+   * asked as tags; null when there are none. Names in which it starts a later word are not found this way.
+   */
+  private async namesStartingWith(index: string, fields: readonly string[], char: string): Promise<string | null> {
+    const client = this.commands(index)
+    const lists = await Promise.all(fields.map(async (field) => (await client.sendCommand(['ZRANGEBYLEX', stringValuesKey(index, field), `[${char}`, `[${char}\xff`, 'LIMIT', '0', String(AUTOCOMPLETE_SCAN)])) as string[]))
+    const clauses = fields.flatMap((field, i) => (lists[i]!.length > 0 ? [`@${field}:{${lists[i]!.map(escapeTag).join(' | ')}}`] : []))
+    return clauses.length === 0 ? null : `(${clauses.join(' | ')})`
   }
 
   async close(): Promise<void> {

@@ -253,6 +253,8 @@ for (const { name, overrides } of engines) {
     // A dataset's `name` is its urn's; `displayName` the name its properties give.
     assert.equal(await ac('numbat'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
     assert.equal(await ac('ORDERS'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
+    // One character (below the module's shortest prefix on the redisearch engine).
+    for (const name of ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily']) assert.ok((await ac('N')).includes(name), name)
     const kafka = { or: [{ and: [{ field: 'platform', value: 'urn:svc:dataPlatform:kafka', condition: 'EQUAL' }] }] }
     assert.equal(await ac('numbat', kafka), ['NUMBAT ORDERS'])
     // A name that starts with the query ranks first even when a later word of it starts with the query too.
