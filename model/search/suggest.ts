@@ -7,14 +7,14 @@ export function normalizeSuggestion(text: string): string {
 
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[\p{L}\p{N}]/u.test(c)
 
-/** How a value matches a normalized query: from its start ('whole'), from a later word start ('word'), or not. */
+/**
+ * How a value matches a normalized query: from its start ('whole'), from one of its first MAX_WORD_STARTS word
+ * starts ('word': where the suggestion entries of both engines begin), or not.
+ */
 export function matchSuggestion(value: string, query: string): 'whole' | 'word' | null {
   const text = normalizeSuggestion(value)
-  for (let at = text.indexOf(query); at >= 0; at = text.indexOf(query, at + 1)) {
-    if (at === 0) return 'whole'
-    if (!isWordChar(text[at - 1]) || (isWordChar(text[at]) === false)) return 'word'
-  }
-  return null
+  if (text.startsWith(query)) return 'whole'
+  return wordStarts(text).some((at) => at > 0 && text.startsWith(query, at)) ? 'word' : null
 }
 
 /** Whole-value prefix matches first, then word-prefix ones; shorter first; then alphabetical; at most `limit`. */

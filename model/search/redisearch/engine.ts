@@ -280,8 +280,11 @@ export class RediSearchEngine implements SearchEngine {
     // datasets: ~0.5 s, now that expansions are not cut at 200, see MAX_EXPANSIONS): it is asked of the words of
     // the names instead (a few hundred terms). The candidates are checked by matchSuggestion either way.
     const short = /^[\p{L}\p{N}]{2,3}$/u.test(normalized) && acSpecs.every((f) => f.queryByDefault)
-    const prefix = [...normalized].length === 1 ? await this.namesStartingWith(index, acFields, normalized)
-      : short ? `@${acFields.map(textField).join('|')}:(${normalized}*)` : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
+    // The words' prefix finds names by the module's own split of words, which is not always the suggestions' word
+    // starts (`KPIinventory` is `kp` + `iinventory`): the names that start with the letters are asked beside it.
+    const starting = short || [...normalized].length === 1 ? await this.namesStartingWith(index, acFields, normalized) : null
+    const prefix = short ? `(@${acFields.map(textField).join('|')}:(${normalized}*))${starting ? ` | ${starting}` : ''}`
+      : [...normalized].length === 1 ? starting : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
     if (prefix === null) return []
     const query = filter ? `${prefix} (${filter})` : prefix
     // Remembered while the index is unchanged (memo.ts): reading and parsing up to 200 documents is most of the cost.
@@ -305,13 +308,14 @@ export class RediSearchEngine implements SearchEngine {
   }
 
   /**
-   * One character, below the module's shortest prefix (MINPREFIX 2: `{k*}` finds nothing), as the names that start
-   * with it: the first AUTOCOMPLETE_SCAN values of each autocomplete field's lexicon from it on (`sv:`, lower-cased),
-   * asked as tags; null when there are none. Names in which it starts a later word are not found this way.
+   * The names that start with `text` (one to three characters): the first AUTOCOMPLETE_SCAN values of each
+   * autocomplete field's lexicon from it on (`sv:`, lower-cased), asked as tags; null when there are none. One
+   * character is below the module's shortest prefix (MINPREFIX 2: `{k*}` finds nothing), so this is all it asks:
+   * names in which it starts a later word are not found then.
    */
-  private async namesStartingWith(index: string, fields: readonly string[], char: string): Promise<string | null> {
+  private async namesStartingWith(index: string, fields: readonly string[], text: string): Promise<string | null> {
     const client = this.commands(index)
-    const lists = await Promise.all(fields.map(async (field) => (await client.sendCommand(['ZRANGEBYLEX', stringValuesKey(index, field), `[${char}`, `[${char}\xff`, 'LIMIT', '0', String(AUTOCOMPLETE_SCAN)])) as string[]))
+    const lists = await Promise.all(fields.map(async (field) => (await client.sendCommand(['ZRANGEBYLEX', stringValuesKey(index, field), `[${text}`, `[${text}\xff`, 'LIMIT', '0', String(AUTOCOMPLETE_SCAN)])) as string[]))
     const clauses = fields.flatMap((field, i) => (lists[i]!.length > 0 ? [`@${field}:{${lists[i]!.map(escapeTag).join(' | ')}}`] : []))
     return clauses.length === 0 ? null : `(${clauses.join(' | ')})`
   }

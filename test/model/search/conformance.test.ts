@@ -253,6 +253,13 @@ for (const { name, overrides } of engines) {
     // A dataset's `name` is its urn's; `displayName` the name its properties give.
     assert.equal(await ac('numbat'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
     assert.equal(await ac('ORDERS'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
+    // Names the module splits into words otherwise (`kp` + `iinventory`); a word start past the 6th suggests nothing.
+    for (const [i, name] of [[7, 'KPIinventory'], [8, 'a-b-c-d-e-f-packaging'], [9, 'a-b-c-d-e-packaging']]) {
+      assert.is((await propose(svc, 'dataset', ds(`spelled_${i}`), 'datasetProperties', { name: String(name) })).status, 200)
+    }
+    assert.equal(await ac('KPI'), ['KPIinventory'])
+    assert.equal(await ac('pac'), ['a-b-c-d-e-packaging'])
+    assert.equal(await ac('packa'), ['a-b-c-d-e-packaging'])
     // One character (below the module's shortest prefix on the redisearch engine).
     for (const name of ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily']) assert.ok((await ac('N')).includes(name), name)
     const kafka = { or: [{ and: [{ field: 'platform', value: 'urn:svc:dataPlatform:kafka', condition: 'EQUAL' }] }] }
