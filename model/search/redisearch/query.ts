@@ -6,7 +6,7 @@
  * by the engine (ranges.ts: a bounded range of the field's lexicon) and passed in as `candidates`.
  */
 import type { Criterion, FilterGroups, TextQuery } from '../types.ts'
-import { numericField, textField } from './fields.ts'
+import { numericField, tagSafe, textField } from './fields.ts'
 
 /**
  * The index and query of every FT.SEARCH and FT.AGGREGATE of ours, with VERBATIM right after them (words match as
@@ -18,9 +18,12 @@ export const queryArgs = (index: string, query: string): string[] => [index, que
 /** What ends every such command: no timeout (under the module's default, 500 ms, a busy server returned partial results), DIALECT 2. */
 export const QUERY_OPTIONS = ['TIMEOUT', '0', 'DIALECT', '2'] as const
 
-/** Escapes a tag value: every character but letters, digits and `_` gets a backslash. */
+/**
+ * A value as the tags of a document hold it (`|`, the tags' separator, is a space there: fields.ts tagSafe), escaped:
+ * every character but letters, digits and `_` gets a backslash.
+ */
 export function escapeTag(value: string): string {
-  return value.replace(/[^\p{L}\p{N}_]/gu, (c) => `\\${c}`)
+  return tagSafe(value).replace(/[^\p{L}\p{N}_]/gu, (c) => `\\${c}`)
 }
 
 const RANGES: Record<string, (v: string) => string> = {

@@ -397,5 +397,15 @@ for (const { name, overrides } of engines) {
     await member('c', 'Eng-Team')
     assert.equal(await found('*', [{ field: 'groups', value: 'eng-team', condition: 'EQUAL' }, onUrn]), [user('c')])
   })
+  cat('a value with `|` is found by EQUAL, `field:value` and autocomplete', async ({ svc }) => {
+    const urn = ds('piped_value')
+    assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { name: 'LEGACY|KPI' })).status, 200)
+    assert.is((await propose(svc, 'dataset', urn, 'globalTags', { tags: [{ tag: 'urn:svc:tag:a|b' }] })).status, 200)
+    const found = async (body: Record<string, unknown>) => (await search(svc, { entity: 'dataset', count: 100, ...body })).body.value.entities
+    assert.equal(await found({ input: '*', filter: { or: [{ and: [{ field: 'tags', value: 'urn:svc:tag:a|b', condition: 'EQUAL' }] }] } }), [urn])
+    assert.equal(await found({ input: 'tags:urn:svc:tag:a|b' }), [urn])
+    assert.equal(await found({ input: '*', filter: { or: [{ and: [{ field: 'displayName', value: 'legacy|kpi', condition: 'EQUAL' }] }] } }), [urn])
+    assert.equal((await svc.call('POST', '/entities?action=autocomplete', { query: 'legacy|', entity: 'dataset', limit: 10 })).body.value.suggestions, ['LEGACY|KPI'])
+  })
   cat.run()
 }
