@@ -183,7 +183,8 @@ export class PairsCopy extends LexiconCopy {
     this.valueOrder().scan(text, (pair) => {
       if (!pair.startsWith(text)) return false
       const value = pairValue(pair)
-      const normalized = normalizeSuggestion(value)
+      // Lower-cased already: most values have no white space to collapse.
+      const normalized = /\s/.test(value) ? normalizeSuggestion(value) : value
       if (normalized.startsWith(text)) found.push(`${normalized}\u0000${value}\u0000${pairNumber(pair)}`)
       return found.length < limit
     })

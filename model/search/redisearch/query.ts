@@ -1,9 +1,10 @@
 /**
- * RediSearch query strings (DIALECT 2) for our queries and filters, pure. START_WITH, END_WITH and CONTAIN are
- * wildcards on the tag's values (`{v*}`, `{*v}`, `{*v*}`), which the module expands in its own tag index (with
- * the suffix trie of name fields, engine.ts: 2-12 ms at 100,000 names, where listing every value to us took
- * 100-350 ms). The string range conditions (GREATER_THAN...) and empty values are resolved to the values they match
- * by the engine (ranges.ts: a bounded range of the field's lexicon) and passed in as `candidates`.
+ * RediSearch query strings (DIALECT 2) for our queries and filters, pure. START_WITH, END_WITH and CONTAIN of two
+ * characters or more are wildcards on the tag's values (`{v*}`, `{*v}`, `{*v*}`), which the module expands in its
+ * own tag index (with the suffix trie of name fields, engine.ts: 2-12 ms at 100,000 names, where listing every value
+ * to us took 100-350 ms). The string range conditions (GREATER_THAN...), one-character and empty values are resolved
+ * to the values they match by the engine (ranges.ts: a bounded part of the field's lexicon) and passed in as
+ * `candidates`.
  */
 import type { Criterion, FilterGroups, TextQuery } from '../types.ts'
 import { numericField, tagSafe, textField } from './fields.ts'
