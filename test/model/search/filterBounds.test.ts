@@ -128,6 +128,13 @@ for (const { name, overrides } of searchEngines('filter bounds, ranges').filter(
     const narrow = await search(svc, { input: '*', filter: filter('name', 'LESS_THAN', 'orders_010_daily') })
     assert.is(narrow.status, 200, JSON.stringify(narrow.body))
     assert.equal(narrow.body.value.entities, NAMES.slice(0, 10).map(ds))
+    // One character, below the module's shortest wildcard: the redisearch engine reads its lexicon, under the same bound.
+    const sevens = await search(svc, { input: '*', count: 200, filter: filter('name', 'CONTAIN', '7') })
+    assert.is(sevens.status, 200, JSON.stringify(sevens.body))
+    assert.equal(sevens.body.value.entities, NAMES.filter((n) => n.includes('7')).map(ds))
+    const everyY = await search(svc, { input: '*', filter: filter('name', 'END_WITH', 'y') })
+    if (name === 'native') assert.is(everyY.body.value.numEntities, NAMES.length)
+    else assert.is(everyY.body.code, 'FILTER_TOO_BROAD', JSON.stringify(everyY.body))
     // 190 datasets leave the catalogue: 10 names are left, within the bound (on 16 shards too: 10 in each at most).
     for (const n of NAMES.slice(0, 190)) assert.is((await svc.call('POST', '/entities?action=delete', { urn: ds(n) })).status, 200)
     const after = await search(svc, { input: '*', filter: filter('name', 'GREATER_THAN', 'orders_') })
