@@ -90,6 +90,13 @@ export function documentTags(registry: Registry, entity: EntitySpec, doc: Search
   return tags
 }
 
+/**
+ * A field's words for its TEXT field, each once: the module's scorer (DISMAX) adds a field's weight for each
+ * occurrence of a word, where relevance is the sum of the matched fields' boosts (as the native engine scores:
+ * `b_orders_orders` does not rank above `a_orders` for `orders`).
+ */
+const wordsOnce = (words: readonly string[]): string => [...new Set(words)].join(' ')
+
 /** The hash of a document. */
 export function documentHash(registry: Registry, entity: EntitySpec, doc: SearchDocument): Record<string, string> {
   const hash: Record<string, string> = { urn: doc.urn, d: JSON.stringify(doc.fields) }
@@ -99,12 +106,12 @@ export function documentHash(registry: Registry, entity: EntitySpec, doc: Search
   for (const [name, values] of Object.entries(doc.fields)) {
     const field = fields.get(name)
     if (name === URN_FIELD) {
-      hash[textField(name)] = tokenize(urnText(doc.urn)).join(' ')
+      hash[textField(name)] = wordsOnce(tokenize(urnText(doc.urn)))
       continue
     }
     if (!field) continue
     hash[name] = [...fieldTags(field, values)].join(TAG_SEPARATOR)
-    if (field.queryByDefault) hash[textField(name)] = values.flatMap((v) => tokenize(v)).join(' ')
+    if (field.queryByDefault) hash[textField(name)] = wordsOnce(values.flatMap((v) => tokenize(v)))
     if (field.type === 'COUNT' && Number.isFinite(Number(values[0]))) hash[numericField(name)] = String(Number(values[0]))
     if (field.facet) facets.set(name, values)
     if (field.autocomplete) {

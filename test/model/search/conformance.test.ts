@@ -397,6 +397,11 @@ for (const { name, overrides } of engines) {
     await member('c', 'Eng-Team')
     assert.equal(await found('*', [{ field: 'groups', value: 'eng-team', condition: 'EQUAL' }, onUrn]), [user('c')])
   })
+  cat('relevance counts a matched field once, however often the word occurs in it', async ({ svc }) => {
+    for (const name of ['a_bilby', 'b_bilby_bilby_bilby']) assert.is((await propose(svc, 'dataset', ds(name), 'datasetProperties', { name, description: 'bilby' })).status, 200)
+    assert.equal((await search(svc, { input: 'bilby', entity: 'dataset' })).body.value.entities, [ds('a_bilby'), ds('b_bilby_bilby_bilby')])
+    assert.equal((await search(svc, { input: 'bilby', entity: 'dataset', start: 1, count: 1 })).body.value.entities, [ds('b_bilby_bilby_bilby')])
+  })
   cat('a value with `|` is found by EQUAL, `field:value` and autocomplete', async ({ svc }) => {
     const urn = ds('piped_value')
     assert.is((await propose(svc, 'dataset', urn, 'datasetProperties', { name: 'LEGACY|KPI' })).status, 200)
