@@ -111,7 +111,7 @@ const pagedSet = (found: DocumentSet): PagedSet =>
  */
 function pageOf(found: PagedSet, from: number, size: number, copies: readonly PairsCopy[], words: WordCopy): string[] {
   const copy = copies[0]
-  if (found.count === 0) return []
+  if (found.count === 0 || size <= 0) return []
   if (copy && copies.length === 1 && (from + size) * copy.size < found.count * found.count / 2) return copy.pageByUrn(found.has, from, size)
   const urnOf = !copy ? (n: number) => words.urn(n)
     : copies.length === 1 ? (n: number) => copy.urnOf(n) ?? '' : (n: number) => copies.map((c) => c.urnOf(n)).find((urn) => urn !== undefined) ?? ''

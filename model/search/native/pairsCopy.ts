@@ -208,6 +208,7 @@ export class PairsCopy extends LexiconCopy {
    */
   pageByUrn(accept: (number: number) => boolean, from: number, count: number): string[] {
     const page: string[] = []
+    if (count <= 0) return page
     let seen = 0
     let last: number | undefined
     // A document's entries are next to each other (its urn begins them); its number is its urn's while it has pairs.

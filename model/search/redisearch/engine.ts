@@ -283,7 +283,8 @@ export class RediSearchEngine implements SearchEngine {
     // The words' prefix finds names by the module's own split of words, which is not always the suggestions' word
     // starts (`KPIinventory` is `kp` + `iinventory`): the names that start with the letters are asked beside it.
     const starting = short || [...normalized].length === 1 ? await this.namesStartingWith(index, acFields, normalized) : null
-    const prefix = short ? `(@${acFields.map(textField).join('|')}:(${normalized}*))${starting ? ` | ${starting}` : ''}`
+    // One clause, so that the filter after it constrains both parts of the union.
+    const prefix = short ? `((@${acFields.map(textField).join('|')}:(${normalized}*))${starting ? ` | ${starting}` : ''})`
       : [...normalized].length === 1 ? starting : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
     if (prefix === null) return []
     const query = filter ? `${prefix} (${filter})` : prefix

@@ -151,6 +151,8 @@ for (const { name, overrides } of engines) {
       ((await search(svc, { input, entity: 'dataset', count: 100, filter: { or: [{ and: [{ field, value, condition }] }] } })).body.value.entities as string[]).sort()
     const all = ((await search(svc, { input: '*', entity: 'dataset', count: 100 })).body.value.entities as string[]).sort()
     assert.equal(await filtered('name', 'START_WITH', 'F'), [ds('fct_users_created'), ds('fct_users_deleted')])
+    const none = await search(svc, { input: '*', entity: 'dataset', count: 0, filter: { or: [{ and: [{ field: 'name', value: 'f', condition: 'START_WITH' }] }] } })
+    assert.equal([none.body.value.numEntities, none.body.value.entities], [2, []])
     assert.equal(await filtered('name', 'END_WITH', 'd'), [ds('fct_users_created'), ds('fct_users_deleted')])
     assert.equal(await filtered('name', 'CONTAIN', 'k'), [ds('SampleKafkaDataset', 'kafka'), ...all.filter((u) => u.includes('_bckp'))].sort())
     assert.equal(await filtered('origin', 'START_WITH', 'p'), all)
@@ -254,11 +256,12 @@ for (const { name, overrides } of engines) {
     assert.equal(await ac('numbat'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
     assert.equal(await ac('ORDERS'), ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily'])
     // Names the module splits into words otherwise (`kp` + `iinventory`); a word start past the 6th suggests nothing.
-    for (const [i, name] of [[7, 'KPIinventory'], [8, 'a-b-c-d-e-f-packaging'], [9, 'a-b-c-d-e-packaging']]) {
+    for (const [i, name] of [[7, 'KPIinventory'], [8, 'a-b-c-d-e-f-packaging'], [9, 'a-b-c-d-e-packaging'], [10, 'pacman']]) {
       assert.is((await propose(svc, 'dataset', ds(`spelled_${i}`), 'datasetProperties', { name: String(name) })).status, 200)
     }
     assert.equal(await ac('KPI'), ['KPIinventory'])
-    assert.equal(await ac('pac'), ['a-b-c-d-e-packaging'])
+    assert.equal(await ac('pac', { or: [{ and: [{ field: 'platform', value: 'kafka', condition: 'EQUAL' }] }] }), [], 'the filter holds for both parts of the union')
+    assert.equal(await ac('pac'), ['pacman', 'a-b-c-d-e-packaging'])
     assert.equal(await ac('packa'), ['a-b-c-d-e-packaging'])
     // One character (below the module's shortest prefix on the redisearch engine).
     for (const name of ['Numbat Orders', 'NUMBAT ORDERS', 'numbat orders daily']) assert.ok((await ac('N')).includes(name), name)
