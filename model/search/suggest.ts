@@ -17,6 +17,14 @@ export function matchSuggestion(value: string, query: string): 'whole' | 'word' 
   return wordStarts(text).some((at) => at > 0 && text.startsWith(query, at)) ? 'word' : null
 }
 
+/**
+ * Candidates an autocomplete reads in the order of their text (the native engine's suggestion entries of all shards
+ * together, and as many names that start with the query; the names the redisearch engine reads from its lexicons):
+ * a few times the suggestions asked for (the first ones are the best candidates), within bounds; with a filter,
+ * which may drop most of them, 1,000.
+ */
+export const autocompleteScan = (limit: number, filtered: boolean): number => (filtered ? 1000 : Math.min(1000, Math.max(50, limit * 5)))
+
 /** Whole-value prefix matches first, then word-prefix ones; shorter first; then alphabetical; at most `limit`. */
 export function rankSuggestions(found: { text: string; whole: boolean }[], limit: number): string[] {
   return topSuggestions(found, limit).map((f) => f.text)

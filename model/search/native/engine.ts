@@ -23,7 +23,7 @@ import type { FacetCounts, Hit, SearchEngine, ShardHits, ShardOptions } from '..
 import { firstK } from '../firstK.ts'
 import { mergeSorted } from '../merge.ts'
 import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
-import { normalizeSuggestion, topSuggestions } from '../suggest.ts'
+import { autocompleteScan, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { positionsBy, sameItems } from '../../positions.ts'
@@ -59,12 +59,6 @@ const EQUAL_OR_ID = 'EQUAL_OR_ID' as Criterion['condition']
 const COUNT_BY_BITMAP = 1024
 /** How often a gateway reads the change logs of its copies of the index (warmUp). */
 const KEEP_CURRENT_MS = 1000
-/**
- * Suggestion entries an autocomplete reads (of all shards together): a few times the suggestions asked for
- * (entries come in the order of their text, so the first ones are the best candidates), within bounds; with a
- * filter, which may drop most of them, 1,000.
- */
-const autocompleteScan = (limit: number, filtered: boolean): number => (filtered ? 1000 : Math.min(1000, Math.max(50, limit * 5)))
 /**
  * Pages (start + count) up to which guessPage guesses: a deeper page's merge of every shard's first start+count is
  * dear, and guessed it would be merged twice (a page from 0-2000 on 16 shards: 1.5-1.8 ms of the gateway's CPU a

@@ -20,7 +20,7 @@ import type { RedisTarget } from '../../store/redis.ts'
 import type { SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
 import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
 import { mergeSuggestions, topValues } from '../merge.ts'
-import { matchSuggestion, normalizeSuggestion, rankSuggestions, topSuggestions } from '../suggest.ts'
+import { autocompleteScan, matchSuggestion, normalizeSuggestion, rankSuggestions, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
 import { backfillCompanions, backfillDocumentParts, companionOps, companionPatterns, cooccurrenceBuilt, facetFieldNames, lexiconOps, liveKey, stringValuesKey, type Commands } from './companions.ts'
@@ -282,7 +282,7 @@ export class RediSearchEngine implements SearchEngine {
     const short = /^[\p{L}\p{N}]{2,3}$/u.test(normalized) && acSpecs.every((f) => f.queryByDefault)
     // The words' prefix finds names by the module's own split of words, which is not always the suggestions' word
     // starts (`KPIinventory` is `kp` + `iinventory`): the names that start with the letters are asked beside it.
-    const starting = short || [...normalized].length === 1 ? await this.namesStartingWith(index, acFields, normalized) : null
+    const starting = short || [...normalized].length === 1 ? await this.namesStartingWith(index, acFields, normalized, autocompleteScan(q.limit, q.filter.length > 0)) : null
     // One clause, so that the filter after it constrains both parts of the union.
     const prefix = short ? `((@${acFields.map(textField).join('|')}:(${normalized}*))${starting ? ` | ${starting}` : ''})`
       : [...normalized].length === 1 ? starting : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
@@ -309,14 +309,15 @@ export class RediSearchEngine implements SearchEngine {
   }
 
   /**
-   * The names that start with `text` (one to three characters): the first AUTOCOMPLETE_SCAN values of each
-   * autocomplete field's lexicon from it on (`sv:`, lower-cased), asked as tags; null when there are none. One
-   * character is below the module's shortest prefix (MINPREFIX 2: `{k*}` finds nothing), so this is all it asks:
-   * names in which it starts a later word are not found then.
+   * The names that start with `text` (one to three characters): the first `count` values of each autocomplete
+   * field's lexicon from it on (`sv:`, lower-cased; as many as the native engine reads, suggest.ts
+   * autocompleteScan), asked as tags; null when there are none. One character is below the module's shortest prefix
+   * (MINPREFIX 2: `{k*}` finds nothing), so this is all it asks: names in which it starts a later word are not found
+   * then.
    */
-  private async namesStartingWith(index: string, fields: readonly string[], text: string): Promise<string | null> {
+  private async namesStartingWith(index: string, fields: readonly string[], text: string, count: number): Promise<string | null> {
     const client = this.commands(index)
-    const lists = await Promise.all(fields.map(async (field) => (await client.sendCommand(['ZRANGEBYLEX', stringValuesKey(index, field), `[${text}`, `[${text}\xff`, 'LIMIT', '0', String(AUTOCOMPLETE_SCAN)])) as string[]))
+    const lists = await Promise.all(fields.map(async (field) => (await client.sendCommand(['ZRANGEBYLEX', stringValuesKey(index, field), `[${text}`, `[${text}\xff`, 'LIMIT', '0', String(count)])) as string[]))
     const clauses = fields.flatMap((field, i) => (lists[i]!.length > 0 ? [`@${field}:{${lists[i]!.map(escapeTag).join(' | ')}}`] : []))
     return clauses.length === 0 ? null : `(${clauses.join(' | ')})`
   }

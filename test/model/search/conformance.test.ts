@@ -246,7 +246,7 @@ for (const { name, overrides } of engines) {
     assert.equal(await found('payments wallaby'), [ds('wallaby_payments')])
     assert.equal(await found('wallaby payment'), [ds('wallaby_payment'), ds('wallaby_payments')], 'the last word is a prefix')
   })
-  cat('autocomplete suggests each spelling of a name once (two cases are two suggestions), and only the filter\'s', async ({ svc }) => {
+  cat('autocomplete: each spelling once, the same word starts, whole names first, one character, filters', async ({ svc }) => {
     const ac = async (query: string, filter?: unknown) => (await svc.call('POST', '/entities?action=autocomplete', { query, entity: 'dataset', limit: 10, ...(filter ? { filter } : {}) })).body.value.suggestions
     // Urns of other words: a dataset's name in its urn is suggested too.
     for (const [i, name, platform] of [[1, 'Numbat Orders', 'hive'], [2, 'NUMBAT ORDERS', 'kafka'], [3, 'Numbat Orders', 'hdfs'], [4, 'numbat orders daily', 'hive']]) {
