@@ -33,12 +33,14 @@ export function pairNumber(pair: string): number {
 export const pairOf = (value: string, urn: string, number: string | number): string => `${value}\u0000${urn}\u0000${number}`
 /** A pair's entry in the urns' order: `urn \0 value \0 number` (its number read as a pair's). */
 const urnEntry = (pair: string): string => `${pairUrn(pair)}\u0000${pairValue(pair)}\u0000${pairNumber(pair)}`
-/** A pair's suggestion entries: `text \0 value \0 number` from each word start of its normalized value. */
+/** A suggestion entry: `text \0 value \0 number` (suggestionParts reads it back). */
+const suggestionEntry = (text: string, value: string, number: number): string => `${text}\u0000${value}\u0000${number}`
+/** A pair's suggestion entries: from each word start of its normalized value. */
 function suggestionEntries(pair: string): string[] {
   const value = pairValue(pair)
   const normalized = normalizeSuggestion(value)
-  const tail = `\u0000${value}\u0000${pairNumber(pair)}`
-  return wordStarts(normalized).map((start) => `${normalized.slice(start)}${tail}`)
+  const number = pairNumber(pair)
+  return wordStarts(normalized).map((start) => suggestionEntry(normalized.slice(start), value, number))
 }
 
 /** A suggestion entry's parts: its text (from a word start), the value (lower-cased) and its document's number. */
@@ -185,7 +187,7 @@ export class PairsCopy extends LexiconCopy {
       const value = pairValue(pair)
       // Lower-cased already: most values have no white space to collapse.
       const normalized = /\s/.test(value) ? normalizeSuggestion(value) : value
-      if (normalized.startsWith(text)) found.push(`${normalized}\u0000${value}\u0000${pairNumber(pair)}`)
+      if (normalized.startsWith(text)) found.push(suggestionEntry(normalized, value, pairNumber(pair)))
       return found.length < limit
     })
     return found

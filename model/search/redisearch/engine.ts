@@ -34,7 +34,7 @@ import { lexBounds } from '../../store/lexRange.ts'
 import { IndexPlacement } from './placement.ts'
 import { searchShard } from './shard.ts'
 import { soleFacetAnswer, soleFacetOf } from './soleFacet.ts'
-import { rangeValues } from './ranges.ts'
+import { lexBoundsOf, rangeValues } from './ranges.ts'
 import { addTo, bucketsOf, emptyBuckets } from '../buckets.ts'
 
 const AUTOCOMPLETE_SCAN = 200
@@ -282,10 +282,11 @@ export class RediSearchEngine implements SearchEngine {
     const short = /^[\p{L}\p{N}]{2,3}$/u.test(normalized) && acSpecs.every((f) => f.queryByDefault)
     // The words' prefix finds names by the module's own split of words, which is not always the suggestions' word
     // starts (`KPIinventory` is `kp` + `iinventory`): the names that start with the letters are asked beside it.
-    const starting = short || [...normalized].length === 1 ? await this.namesStartingWith(index, acFields, normalized, autocompleteScan(q.limit, q.filter.length > 0)) : null
+    const one = [...normalized].length === 1
+    const starting = short || one ? await this.namesStartingWith(index, acFields, normalized, autocompleteScan(q.limit, q.filter.length > 0)) : null
     // One clause, so that the filter after it constrains both parts of the union.
     const prefix = short ? `((@${acFields.map(textField).join('|')}:(${normalized}*))${starting ? ` | ${starting}` : ''})`
-      : [...normalized].length === 1 ? starting : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
+      : one ? starting : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
     if (prefix === null) return []
     const query = filter ? `${prefix} (${filter})` : prefix
     // Remembered while the index is unchanged (memo.ts): reading and parsing up to 200 documents is most of the cost.
@@ -317,7 +318,8 @@ export class RediSearchEngine implements SearchEngine {
    */
   private async namesStartingWith(index: string, fields: readonly string[], text: string, count: number): Promise<string | null> {
     const client = this.commands(index)
-    const lists = await Promise.all(fields.map(async (field) => (await client.sendCommand(['ZRANGEBYLEX', stringValuesKey(index, field), `[${text}`, `[${text}\xff`, 'LIMIT', '0', String(count)])) as string[]))
+    const [min, max] = lexBoundsOf('START_WITH', text)
+    const lists = await Promise.all(fields.map(async (field) => (await client.sendCommand(['ZRANGEBYLEX', stringValuesKey(index, field), min, max, 'LIMIT', '0', String(count)])) as string[]))
     const clauses = fields.flatMap((field, i) => (lists[i]!.length > 0 ? [`@${field}:{${lists[i]!.map(escapeTag).join(' | ')}}`] : []))
     return clauses.length === 0 ? null : `(${clauses.join(' | ')})`
   }

@@ -18,7 +18,7 @@ import { liveKey, stringValuesKey, type Commands } from './companions.ts'
 const SCAN_STEP = 1000
 
 /** `[min, max]` of ZRANGEBYLEX for a condition against `v`: every value when the condition is a wildcard of ''. */
-function lexBoundsOf(condition: string, v: string): [string, string] {
+export function lexBoundsOf(condition: string, v: string): [string, string] {
   switch (condition) {
     case 'GREATER_THAN': return [`(${v}`, '+']
     case 'GREATER_THAN_OR_EQUAL_TO': return [`[${v}`, '+']
