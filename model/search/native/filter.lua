@@ -125,13 +125,17 @@ local function bitop(op, exprs)
 end
 
 -- ZUNIONSTORE/ZINTERSTORE with many source keys, in chunks that stay within Lua's stack (unpack takes up to 8,000
--- values). A chunk holds up to 4,000 keys, so that a filter within MAX_FILTER_VALUES' default (5,000) is stored in
--- one or two steps: at 500 keys a chunk, a union of 700 values was two unions and a third one of those.
-local CHUNK = 4000
+-- values: a key and its weight each). A chunk holds up to 3,990 keys, so that a filter within MAX_FILTER_VALUES'
+-- default (5,000) is stored in one or two steps: at 500 keys a chunk, a union of 700 values was two unions and a
+-- third one of those. Every source weighs 0: a small posting is a plain set, whose members the command scores 1,
+-- and the stored result must be in urn order (every member scored 0), as its pages are read by rank.
+local CHUNK = 3990
 local function storeChunked(command, dest, keys, aggregate)
   local function store(target, list)
     local args = { command, target, #list }
     for _, k in ipairs(list) do args[#args + 1] = k end
+    args[#args + 1] = 'WEIGHTS'
+    for _ = 1, #list do args[#args + 1] = 0 end
     args[#args + 1] = 'AGGREGATE'
     args[#args + 1] = aggregate
     redis.call(unpack(args))
