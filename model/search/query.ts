@@ -11,6 +11,11 @@ import { CONDITIONS, type Condition, type Criterion, type FilterGroups, type Tex
 
 /** Shortest last word matched as a prefix (RediSearch's MINPREFIX default). */
 export const MIN_PREFIX = 2
+/**
+ * Longest last word matched as a prefix, in characters (code points): RediSearch refuses a longer prefix. A longer
+ * word is matched whole, on either engine (no document's word is likely to begin with 1,024 characters of it).
+ */
+export const MAX_PREFIX = 1024
 
 /** Parses search input: `*` or empty -> all; `<field>:<value>` on a searchable field -> exact; else words. */
 export function parseInput(registry: Registry, entity: EntitySpec, input: string): TextQuery {
@@ -29,7 +34,8 @@ export function parseInput(registry: Registry, entity: EntitySpec, input: string
   // space or punctuation after it ends the word.
   const endsInWord = /[\p{L}\p{N}]\*?$/u.test(text)
   // A one-character prefix would expand to most of the vocabulary: it matches as a whole word instead.
-  return { kind: 'words', words: tokens.map((token, i) => ({ token, prefix: endsInWord && i === tokens.length - 1 && token.length >= MIN_PREFIX })) }
+  const prefixLength = (token: string) => token.length >= MIN_PREFIX && (token.length <= MAX_PREFIX || [...token].length <= MAX_PREFIX)
+  return { kind: 'words', words: tokens.map((token, i) => ({ token, prefix: endsInWord && i === tokens.length - 1 && prefixLength(token) })) }
 }
 
 interface RawCriterion {

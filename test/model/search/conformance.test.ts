@@ -81,6 +81,16 @@ for (const { name, overrides } of engines) {
     assert.equal((await search(svc, { input: 'looker', entity: 'chart' })).body.value.entities, [chart])
     assert.equal((await svc.call('POST', '/entities?action=browse', { path: '/looker', entity: 'chart', start: 0, limit: 10 })).body.value.entities, [{ name: 'baz1', urn: chart }])
   })
+  guide('a word longer than a prefix may be (1,024 characters) is matched whole, not refused', async ({ svc }) => {
+    for (const word of ['x'.repeat(1025), 'é'.repeat(1100), `looker${'x'.repeat(1024)}`]) {
+      const res = await search(svc, { input: word, entity: 'chart' })
+      assert.is(res.status, 200, JSON.stringify(res.body).slice(0, 300))
+      assert.is(res.body.value.numEntities, 0)
+      const v3 = await svc.call('GET', `/openapi/v3/entity/chart?query=${encodeURIComponent(word)}`)
+      assert.is(v3.status, 200, JSON.stringify(v3.body).slice(0, 300))
+    }
+    assert.is((await search(svc, { input: 'x'.repeat(1024), entity: 'chart' })).status, 200)
+  })
   guide.run()
 
   // ---- the bootstrap catalogue ------------------------------------------------------------------------------
