@@ -41,7 +41,7 @@ export interface FacetCounts {
 
 /**
  * What a shard's search may also answer: `documents`, the hits' stored documents (an engine may ignore it); and how
- * many values of each facet it reports at most (`facetValues`, MAX_FACET_VALUES_PER_SHARD when not given).
+ * many values of each facet it reports at most (`facetValues`, every one when not given: limits.ts shardFacetValues).
  */
 export interface ShardOptions {
   documents?: boolean

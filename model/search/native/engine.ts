@@ -22,7 +22,7 @@ import { LuaScript } from '../../store/script.ts'
 import type { FacetCounts, Hit, SearchEngine, ShardHits, ShardOptions } from '../engine.ts'
 import { firstK } from '../firstK.ts'
 import { mergeSorted } from '../merge.ts'
-import { MAX_FACET_VALUES_PER_SHARD, tooBroad } from '../limits.ts'
+import { tooBroad } from '../limits.ts'
 import { autocompleteScan, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
 import { urnId } from '../../urn.ts'
@@ -296,7 +296,7 @@ export class NativeEngine implements SearchEngine {
     return { prefix, keys: [`${prefix}live:`], tmp: `${this.keys.temporary(shard)}${randomUUID()}:` }
   }
 
-  async searchShard(shard: number, query: SearchQuery, from: number, size: number, { documents = false, facetValues = MAX_FACET_VALUES_PER_SHARD }: ShardOptions = {}): Promise<ShardHits> {
+  async searchShard(shard: number, query: SearchQuery, from: number, size: number, { documents = false, facetValues = Infinity }: ShardOptions = {}): Promise<ShardHits> {
     // Writes acknowledged before now are in the answer: the copy of the index is read as of this moment.
     const asOf = performance.now()
     const words = query.text.kind === 'words' ? query.text.words : []
@@ -335,11 +335,12 @@ export class NativeEngine implements SearchEngine {
     const names = facetNames(fields)
     // One criterion, EQUAL on a frequent facet value, whose page's documents are read with it: its facet counts are
     // kept (facetTallies.ts), read while the script only pages.
-    const tally = only && names.length > 0 ? this.valueTally(shard, query.entity, fields, only, asOf) : undefined
+    const tally = only && names.length > 0 ? this.valueTally(shard, query.entity, fields, only, asOf)
+      : query.text.kind === 'all' && query.filter.length === 0 && !Number.isFinite(facetValues) && names.length > 0 ? this.matchAllCounts(shard, query.entity, asOf) : undefined
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const resolvedMust = await this.resolveInner(shard, query.entity, must, asOf)
     const script = (o: { from: number; size: number; facets: readonly string[]; documents: boolean }) =>
-      this.runSearch(shard, query.entity, { ...o, documentsWanted: false, must: resolvedMust, filter, facetValues })
+      this.runSearch(shard, query.entity, { ...o, documentsWanted: false, must: resolvedMust, filter, facetValues: Number.isFinite(facetValues) ? facetValues : 0 })
     const [[total, page, counted, bitmap, numbers, stored], tallied] = await Promise.all([script({ from, size, facets: tally ? [] : names, documents }), tally])
     const result: ShardHits = { total, hits: [], facets: [] }
     // Without words every hit scores 0 (the page is in urn order).
@@ -417,6 +418,15 @@ export class NativeEngine implements SearchEngine {
     return bitmap.length > 0 ? this.countFacets(shard, entity, bitmap, asOf)
       : numbers.length > 0 ? this.countFacets(shard, entity, numbers, asOf)
         : scriptCounts(shard, this.mirror.facetValues(entity.name), counted)
+  }
+
+  /**
+   * The facet counts of every live document of a shard as of `asOf` (a match-all's), every value's: the copy of
+   * the facet values keeps each value's total. For several shards, whose counts are summed before the largest are
+   * kept (limits.ts shardFacetValues), where the script reads each shard's largest (`fcnt:`) only.
+   */
+  private async matchAllCounts(shard: number, entity: EntitySpec, asOf: number): Promise<ValueCounts> {
+    return (await this.mirror.facetCopiesOf(shard, entity.name, asOf)).facets.totalCounts()
   }
 
   /**

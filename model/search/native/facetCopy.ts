@@ -158,6 +158,13 @@ export class FacetCopy {
     return this.packed.subarray(this.start[number]!, this.start[number]! + this.size[number]!)
   }
 
+  /** How many documents have each value (a copy, by id: a match-all's counts). */
+  totalCounts(): ValueCounts {
+    const counts = new Uint32Array(this.values.size)
+    counts.set(this.totals.subarray(0, counts.length))
+    return counts
+  }
+
   /** How many documents have value `id`. */
   total(id: number): number {
     return this.totals[id] ?? 0

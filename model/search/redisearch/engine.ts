@@ -18,7 +18,6 @@ import type { Keys } from '../../store/keys.ts'
 import type { Op } from '../../store/ops.ts'
 import type { RedisTarget } from '../../store/redis.ts'
 import type { SearchEngine, ShardHits, ShardOptions, Suggestion } from '../engine.ts'
-import { MAX_FACET_VALUES_PER_SHARD } from '../limits.ts'
 import { mergeSuggestions, topValues } from '../merge.ts'
 import { autocompleteScan, matchSuggestion, normalizeSuggestion, rankSuggestions, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, SearchQuery } from '../types.ts'
@@ -210,7 +209,7 @@ export class RediSearchEngine implements SearchEngine {
     return filter === null ? null : searchQuery(text, filter)
   }
 
-  async searchShard(shard: number, q: SearchQuery, from: number, size: number, { facetValues = MAX_FACET_VALUES_PER_SHARD }: ShardOptions = {}): Promise<ShardHits> {
+  async searchShard(shard: number, q: SearchQuery, from: number, size: number, { facetValues = Infinity }: ShardOptions = {}): Promise<ShardHits> {
     const index = this.keys.searchIndex(shard, q.entity.name)
     const facets = facetFieldNames(this.registry, q.entity)
     const fields = this.registry.searchFields(q.entity)
