@@ -15,10 +15,11 @@ export function shardFacetValues(shown: number, shards: number): number {
 
 /**
  * The 400 of a string condition or word prefix (`what`, e.g. `the filter name START_WITH "a"`) matching `matched`
- * distinct values in one shard, more than its `max` there (`total`: the bound of the whole query, MAX_FILTER_VALUES).
+ * distinct values in one shard, more than MAX_FILTER_VALUES (`max`). The bound is each shard's whole (each shard's
+ * command is bounded alike), so that a query answered on one server is answered on a cluster of the same data, where
+ * a shard holds most of a field's values (owners, platforms) whatever the number of shards.
  */
-export function tooBroad(what: string, matched: number, max: number, total: number): Error {
-  const bound = max === total ? `at most ${max}` : `at most ${max} per shard (${total} in all)`
-  return fail('FILTER_TOO_BROAD', `${what} matches ${matched} distinct values in one shard; a query may match ${bound}: narrow it`,
+export function tooBroad(what: string, matched: number, max: number): Error {
+  return fail('FILTER_TOO_BROAD', `${what} matches ${matched} distinct values in one shard; a query may match at most ${max}: narrow it`,
     [{ path: what.startsWith('the word prefix') ? 'input' : 'filter', message: `${what}: ${matched} values` }])
 }

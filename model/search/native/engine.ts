@@ -188,7 +188,6 @@ export class NativeEngine implements SearchEngine {
 
   /** Distinct values a string condition or a word prefix may match in a query (MAX_FILTER_VALUES), and in a shard. */
   private readonly maxValues: number
-  private readonly maxValuesPerShard: number
 
   /**
    * `bitmapMin` (NATIVE_BITMAP_MIN), `maxValues` (MAX_FILTER_VALUES), `tallyMin` (NATIVE_TALLY_MIN: documents a word
@@ -201,9 +200,6 @@ export class NativeEngine implements SearchEngine {
     this.bitmapMin = Math.max(1, Math.ceil(bitmapMin / keys.shards))
     this.mirror = new IndexMirror(redis, keys, Math.max(1, Math.ceil(tallyMin / keys.shards)))
     this.maxValues = maxValues
-    // Each shard answers its share: the work of a query (one posting per value and shard) is bounded whatever the
-    // number of shards.
-    this.maxValuesPerShard = Math.ceil(maxValues / keys.shards)
   }
 
   /** Runs a search script, turning its FILTER_TOO_BROAD error into the 400 it stands for. */
@@ -214,7 +210,7 @@ export class NativeEngine implements SearchEngine {
       const broad = /FILTER_TOO_BROAD (\S+) (\S+) (.*) matches (\d+) values/.exec(err instanceof Error ? err.message : '')
       // `input prefix <token>` (a word prefix) or `<field> <condition> <value>` (a filter criterion).
       const what = broad && (broad[1] === 'input' ? `the word prefix ${JSON.stringify(broad[3])}` : `the filter ${broad[1]} ${broad[2]} ${JSON.stringify(broad[3])}`)
-      if (broad) throw tooBroad(what!, Number(broad[4]), this.maxValuesPerShard, this.maxValues)
+      if (broad) throw tooBroad(what!, Number(broad[4]), this.maxValues)
       throw err
     }
   }
@@ -451,7 +447,7 @@ export class NativeEngine implements SearchEngine {
   private async runSearch(shard: number, entity: EntitySpec, o: { from: number; size: number; documentsWanted: boolean; must: readonly Criterion[]; filter: FilterGroups; facets: readonly string[]; facetValues: number; documents: boolean }): Promise<ScriptAnswer> {
     const target = this.scriptTarget(shard, entity)
     const args = [
-      target.prefix, target.tmp, String(o.from), String(o.size), String(this.maxValuesPerShard), o.documentsWanted ? '1' : '0',
+      target.prefix, target.tmp, String(o.from), String(o.size), String(this.maxValues), o.documentsWanted ? '1' : '0',
       ...encodeCriteria(o.must), ...encodeFilter(o.filter),
       String(o.facets.length), ...o.facets, String(o.facetValues), String(this.bitmapMin),
       o.documents ? this.keys.docPrefix(shard, entity.name) : '',
@@ -516,8 +512,8 @@ export class NativeEngine implements SearchEngine {
     const pairs = await this.mirror.pairsOf(shard, entity.name, c.field, asOf)
     const urns = new Set<string>()
     for (const value of c.values) {
-      for (const pair of pairs?.pairsWhere(c.condition as PairCondition, value.toLowerCase(), this.maxValuesPerShard) ?? []) urns.add(pairUrn(pair))
-      if (urns.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, urns.size, this.maxValuesPerShard, this.maxValues)
+      for (const pair of pairs?.pairsWhere(c.condition as PairCondition, value.toLowerCase(), this.maxValues) ?? []) urns.add(pairUrn(pair))
+      if (urns.size > this.maxValues) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, urns.size, this.maxValues)
     }
     return [...urns]
   }
@@ -622,8 +618,8 @@ export class NativeEngine implements SearchEngine {
   private matchOn(copies: { words: WordCopy; facets: FacetCopy; tallies: FacetTallies }, fields: ReadonlyMap<string, SearchField>, words: readonly QueryWord[], keep: (copies: { facets: FacetCopy; tallies: FacetTallies }) => ((number: number) => boolean) | undefined, from: number, size: number): WordsMatched {
     const expansions = new Map<string, number[]>()
     for (const w of words.filter((w) => w.prefix)) {
-      const found = copies.words.expand(w.token, this.maxValuesPerShard)
-      if (found.length > this.maxValuesPerShard) throw tooBroad(`the word prefix ${JSON.stringify(w.token)}`, copies.words.expand(w.token, Infinity).length, this.maxValuesPerShard, this.maxValues)
+      const found = copies.words.expand(w.token, this.maxValues)
+      if (found.length > this.maxValues) throw tooBroad(`the word prefix ${JSON.stringify(w.token)}`, copies.words.expand(w.token, Infinity).length, this.maxValues)
       expansions.set(w.token, found)
     }
     const keeping = keep(copies)
@@ -722,7 +718,7 @@ export class NativeEngine implements SearchEngine {
       const found = new Set<string>()
       for (const value of c.values) {
         for (const v of await this.mirror.find(shard, entity.name, field, c.condition, value.toLowerCase(), asOf)) found.add(v)
-        if (found.size > this.maxValuesPerShard) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValuesPerShard, this.maxValues)
+        if (found.size > this.maxValues) throw tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, found.size, this.maxValues)
       }
       return { ...c, condition: 'EQUAL', values: [...found] }
     }))

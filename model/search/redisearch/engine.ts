@@ -69,7 +69,6 @@ export class RediSearchEngine implements SearchEngine {
 
   /** Distinct values a string range may match in a query (MAX_FILTER_VALUES), and in one shard's index. */
   private readonly maxValues: number
-  private readonly maxValuesPerShard: number
   /** FT.CONFIG commands for each node of the indexes (nodeSettings). */
   private readonly nodeSettings: string[][]
 
@@ -78,7 +77,6 @@ export class RediSearchEngine implements SearchEngine {
     this.registry = registry
     this.keys = keys
     this.maxValues = target.maxFilterValues ?? 5000
-    this.maxValuesPerShard = Math.ceil(this.maxValues / keys.shards)
     this.conn = new FtConnection(target)
     this.nodeSettings = nodeSettings(target.redisearchGcInterval ?? 0)
     // On a cluster each shard's index follows its slot when slots move (placement.ts).
@@ -199,7 +197,7 @@ export class RediSearchEngine implements SearchEngine {
     const filter = urnStarts(given, urnFields)
     const resolved = new Map<Criterion, string[]>()
     for (const c of filter.flat().filter(needsCandidates)) {
-      resolved.set(c, await rangeValues(this.commands(index), index, c, this.maxValuesPerShard, this.maxValues, urnFields.has(c.field)))
+      resolved.set(c, await rangeValues(this.commands(index), index, c, this.maxValues, urnFields.has(c.field)))
     }
     return filterClause(filter, (c) => resolved.get(c))
   }

@@ -34,11 +34,11 @@ export function lexBoundsOf(condition: string, v: string): [string, string] {
  * `max` (more: FILTER_TOO_BROAD naming the criterion, with `total`, the bound of the whole query); only urns when
  * `urnField` (a URN field's lexicon holds their ids too).
  */
-export async function rangeValues(client: Commands, index: string, c: Criterion, max: number, total: number, urnField = false): Promise<string[]> {
+export async function rangeValues(client: Commands, index: string, c: Criterion, max: number, urnField = false): Promise<string[]> {
   const key = c.field === 'urn' ? liveKey(index) : stringValuesKey(index, c.field)
   const kept = (v: string) => !urnField || v.startsWith('urn:')
   const found = new Set<string>()
-  const tooMany = (value: string, n: number) => tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, n, max, total)
+  const tooMany = (value: string, n: number) => tooBroad(`the filter ${c.field} ${c.condition} ${JSON.stringify(value)}`, n, max)
   for (const value of c.values) {
     const needle = c.field === 'urn' ? value : value.toLowerCase()
     if ((c.condition === 'END_WITH' || c.condition === 'CONTAIN') && needle !== '') {
