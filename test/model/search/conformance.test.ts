@@ -425,5 +425,19 @@ for (const { name, overrides } of engines) {
     assert.equal(await found({ input: '*', filter: { or: [{ and: [{ field: 'displayName', value: 'legacy|kpi', condition: 'EQUAL' }] }] } }), [urn])
     assert.equal((await svc.call('POST', '/entities?action=autocomplete', { query: 'legacy|', entity: 'dataset', limit: 10 })).body.value.suggestions, ['LEGACY|KPI'])
   })
+  cat('autocomplete: a name equal to the query comes first, however many names have a word starting with it', async ({ svc }) => {
+    // More names with a later word starting with the letters than the candidates an engine reads at first (200).
+    // Those score higher on the module (rare words), the one equal to the query lower (a word many names have).
+    const named = (urnName: string, name: string) => ({ entityType: 'dataset', entityUrn: ds(urnName), changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ name }), contentType: 'application/json' } })
+    const proposals = [
+      ...Array.from({ length: 230 }, (_, i) => named(`tmq${i}`, `tmq${i} tmq${i + 1}`)),
+      ...Array.from({ length: 30 }, (_, i) => named(`x${i}.tmq`, `q${i} tmq`)),
+      named('v2.tmq', 'tmq'),
+    ]
+    assert.is((await svc.call('POST', '/aspects?action=ingestProposalBatch', { proposals })).status, 200)
+    const res = await svc.call('POST', '/entities?action=autocomplete', { query: 'tmq', entity: 'dataset', limit: 5 })
+    assert.is(res.status, 200)
+    assert.is(res.body.value.suggestions[0], 'tmq', JSON.stringify(res.body))
+  })
   cat.run()
 }
