@@ -72,8 +72,9 @@ async function tiesByWalk(a: Asker, score: number | null, needed: number): Promi
     if (urns.length > 0) {
       const keys = urns.map((u) => `${a.keyPrefix}${u}`)
       const page = parseScored(await search(a, ['WITHSCORES', 'SCORER', 'DISMAX', 'INKEYS', String(keys.length), ...keys], 0, keys.length), a.keyPrefix)
-      const inChunk = page.hits.map(toHit).filter((h) => score === null || h.score === score)
-      for (const h of inChunk.sort(compareHits)) if (tied.length < needed) tied.push(score === null ? { urn: h.urn, score: 0 } : h)
+      // Unscored (null): in urn order alone, whatever the module scored (a filter clause a match meets adds to it).
+      const inChunk = page.hits.map(toHit).flatMap((h) => (score === null ? [{ urn: h.urn, score: 0 }] : h.score === score ? [h] : []))
+      for (const h of inChunk.sort(compareHits)) if (tied.length < needed) tied.push(h)
     }
     if (tied.length >= needed || urns.length < chunk) return tied
   }
