@@ -95,18 +95,20 @@ export async function searchShard(client: Commands, q: ShardQuery): Promise<Shar
   }
   const compute = async () => {
     const size = await indexSize(client, q.index)
+    // No more hits than documents: a page from deep past them asks the module for no more (it refuses a LIMIT past
+    // MAXSEARCHRESULTS, 1,000,000: a 500 for a page from 1,000,000 of a word most documents have).
+    const window = Math.min(q.window, size)
     // With facets to count, the matches are counted first (how they are counted and ranked depends on how many),
     // but for a word query's first pages, which the module ranks in one pass (ranking.ts) for less than a stream
     // of every match's urn and relevance costs.
-    const count = q.facets.length > 0 && !ranksInOnePass(q.scored, q.window) ? await countMatches(client, q.index, q.query) : undefined
+    const count = q.facets.length > 0 && !ranksInOnePass(q.scored, window) ? await countMatches(client, q.index, q.query) : undefined
     if (count === 0) return { total: 0, hits: [], facets: await queryFacets(client, q, 0, size), window: q.window }
-    const streamed = count !== undefined ? await streamedAnswer(client, q, count, size) : null
+    const streamed = count !== undefined ? await streamedAnswer(client, { ...q, window }, count, size) : null
     if (streamed) return { ...streamed, window: q.window }
-    const ranked = await rankedHits(client, q.index, q.keyPrefix, q.query, q.window, q.scored, size, count)
+    const ranked = await rankedHits(client, q.index, q.keyPrefix, q.query, window, q.scored, size, count)
     return { ...ranked, facets: await queryFacets(client, q, ranked.total, size), window: q.window }
   }
-  if (q.window > MEMO_WINDOW) return compute()
   // The query string determines `scored` (words) and the index its facet fields: it is the key.
-  const answer = await memo.get(client, q.index, q.query, compute, (v) => v.window >= q.window || v.hits.length >= v.total)
+  const answer = q.window > MEMO_WINDOW ? await compute() : await memo.get(client, q.index, q.query, compute, (v) => v.window >= q.window || v.hits.length >= v.total)
   return { total: answer.total, hits: answer.hits.slice(q.skip ?? 0, q.window), facets: answer.facets }
 }

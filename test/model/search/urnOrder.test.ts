@@ -65,5 +65,15 @@ for (const { name, overrides } of engines) {
     assert.is(most.length, USERS.length + ENGINEERS.length)
     await checkPages(svc, { or: [{ and: [{ field: 'title', value: 'Engineer' }] }, { and: [{ field: 'ldap', condition: 'START_WITH', value: 'user1' }] }] })
   })
+  t('a page past the last match is empty, however deep (a window larger than any remembered)', async ({ svc }) => {
+    for (const [input, filter] of [['*', undefined], ['ann', undefined], ['*', { and: [{ field: 'title', value: 'Engineer' }] }]] as const) {
+      for (const [start, count] of [[1_000_000, 1000], [15_000, 10_000]]) {
+        const res = await svc.call('POST', '/entities?action=search', { input, entity: 'corpuser', start, count, filter })
+        assert.is(res.status, 200, `${input} ${JSON.stringify(filter)} from ${start}: ${JSON.stringify(res.body)}`)
+        assert.equal(res.body.value.entities, [], `${input} ${JSON.stringify(filter)} from ${start}`)
+        assert.ok(res.body.value.numEntities > 0)
+      }
+    }
+  })
   t.run()
 }
