@@ -280,12 +280,15 @@ export class RediSearchEngine implements SearchEngine {
     // the names instead (a few hundred terms). The candidates are checked by matchSuggestion either way.
     const short = /^[\p{L}\p{N}]{2,3}$/u.test(normalized) && acSpecs.every((f) => f.queryByDefault)
     // The words' prefix finds names by the module's own split of words, which is not always the suggestions' word
-    // starts (`KPIinventory` is `kp` + `iinventory`): the names that start with the letters are asked beside it.
+    // starts (`KPIinventory` is `kp` + `iinventory`), and the module answers its first AUTOCOMPLETE_SCAN documents
+    // only (the name `events` was not among those of 450 names with a word starting with `events`): the names that
+    // start with the query are asked beside it, whatever its length, as the native engine reads them first.
     const one = [...normalized].length === 1
-    const starting = short || one ? await this.namesStartingWith(index, acFields, normalized, autocompleteScan(q.limit, q.filter.length > 0)) : null
+    const starting = await this.namesStartingWith(index, acFields, normalized, autocompleteScan(q.limit, q.filter.length > 0))
+    const either = (clause: string) => `(${clause}${starting ? ` | ${starting}` : ''})`
     // One clause, so that the filter after it constrains both parts of the union.
-    const prefix = short ? `((@${acFields.map(textField).join('|')}:(${normalized}*))${starting ? ` | ${starting}` : ''})`
-      : one ? starting : `@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*}`
+    const prefix = short ? either(`(@${acFields.map(textField).join('|')}:(${normalized}*))`)
+      : one ? starting : either(`(@${AUTOCOMPLETE_FIELD}:{${escapeTag(normalized)}*})`)
     if (prefix === null) return []
     const query = filter ? `${prefix} (${filter})` : prefix
     // Remembered while the index is unchanged (memo.ts): reading and parsing up to 200 documents is most of the cost.
@@ -309,11 +312,10 @@ export class RediSearchEngine implements SearchEngine {
   }
 
   /**
-   * The names that start with `text` (one to three characters): the first `count` values of each autocomplete
-   * field's lexicon from it on (`sv:`, lower-cased; as many as the native engine reads, suggest.ts
-   * autocompleteScan), asked as tags; null when there are none. One character is below the module's shortest prefix
-   * (MINPREFIX 2: `{k*}` finds nothing), so this is all it asks: names in which it starts a later word are not found
-   * then. Each field's clause weighs STARTING_WEIGHT: the module returns its first AUTOCOMPLETE_SCAN documents by
+   * The names that start with `text`: the first `count` values of each autocomplete field's lexicon from it on
+   * (`sv:`, lower-cased; as many as the native engine reads, suggest.ts autocompleteScan), asked as tags; null when
+   * there are none. One character is below the module's shortest prefix (MINPREFIX 2: `{k*}` finds nothing), so
+   * this is all it asks then: names in which it starts a later word are not found. Each field's clause weighs STARTING_WEIGHT: the module returns its first AUTOCOMPLETE_SCAN documents by
    * score, and a word's prefix may match more documents than that (254 for `tmp` in 2,800 datasets), whose rare
    * words outscored the name `tmp` itself, a word many names have (a weight binds to one clause, not to a union).
    */

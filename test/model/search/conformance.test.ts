@@ -430,14 +430,17 @@ for (const { name, overrides } of engines) {
     // Those score higher on the module (rare words), the one equal to the query lower (a word many names have).
     const named = (urnName: string, name: string) => ({ entityType: 'dataset', entityUrn: ds(urnName), changeType: 'UPSERT', aspectName: 'datasetProperties', aspect: { value: JSON.stringify({ name }), contentType: 'application/json' } })
     const proposals = [
-      ...Array.from({ length: 230 }, (_, i) => named(`tmq${i}`, `tmq${i} tmq${i + 1}`)),
-      ...Array.from({ length: 30 }, (_, i) => named(`x${i}.tmq`, `q${i} tmq`)),
+      ...Array.from({ length: 230 }, (_, i) => named(`tmqq${i}`, `tmqq${i} tmqq${i + 1}`)),
+      ...Array.from({ length: 30 }, (_, i) => named(`x${i}.tmqq`, `q${i} tmqq`)),
       named('v2.tmq', 'tmq'),
+      named('v2.tmqq', 'tmqq'),
     ]
     assert.is((await svc.call('POST', '/aspects?action=ingestProposalBatch', { proposals })).status, 200)
-    const res = await svc.call('POST', '/entities?action=autocomplete', { query: 'tmq', entity: 'dataset', limit: 5 })
-    assert.is(res.status, 200)
-    assert.is(res.body.value.suggestions[0], 'tmq', JSON.stringify(res.body))
+    for (const query of ['tmq', 'tmqq']) {
+      const res = await svc.call('POST', '/entities?action=autocomplete', { query, entity: 'dataset', limit: 5 })
+      assert.is(res.status, 200)
+      assert.is(res.body.value.suggestions[0], query, JSON.stringify(res.body))
+    }
   })
   cat.run()
 }
