@@ -186,7 +186,7 @@ export class NativeEngine implements SearchEngine {
   /** Each shard's guess of a query's page (guessPage), until its searchShard takes it up; gone with the query. */
   private readonly guesses = new WeakMap<SearchQuery, Map<number, ShardGuess>>()
 
-  /** Distinct values a string condition or a word prefix may match in a query (MAX_FILTER_VALUES), and in a shard. */
+  /** Distinct values a string condition or a word prefix may match in any one shard (MAX_FILTER_VALUES). */
   private readonly maxValues: number
 
   /**

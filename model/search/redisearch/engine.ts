@@ -37,7 +37,7 @@ import { lexBoundsOf, rangeValues } from './ranges.ts'
 import { addTo, bucketsOf, emptyBuckets } from '../buckets.ts'
 
 const AUTOCOMPLETE_SCAN = 200
-/** How much more a name that starts with a short autocomplete query weighs than a later word of a name (namesStartingWith). */
+/** How much more a name that starts with an autocomplete query weighs than one a later word of which does (namesStartingWith). */
 const STARTING_WEIGHT = 100
 /** The module's MAXPREFIXEXPANSIONS: more values than any tag field or term prefix expands to. */
 const MAX_EXPANSIONS = 100_000_000
@@ -69,7 +69,7 @@ export class RediSearchEngine implements SearchEngine {
   /** Indexes whose facet co-occurrence counts are built (companions.ts cooccurrenceBuilt). */
   private readonly pairsBuilt = new Set<string>()
 
-  /** Distinct values a string range may match in a query (MAX_FILTER_VALUES), and in one shard's index. */
+  /** Distinct values a string range may match in any one shard's index (MAX_FILTER_VALUES). */
   private readonly maxValues: number
   /** FT.CONFIG commands for each node of the indexes (nodeSettings). */
   private readonly nodeSettings: string[][]
@@ -315,9 +315,10 @@ export class RediSearchEngine implements SearchEngine {
    * The names that start with `text`: the first `count` values of each autocomplete field's lexicon from it on
    * (`sv:`, lower-cased; as many as the native engine reads, suggest.ts autocompleteScan), asked as tags; null when
    * there are none. One character is below the module's shortest prefix (MINPREFIX 2: `{k*}` finds nothing), so
-   * this is all it asks then: names in which it starts a later word are not found. Each field's clause weighs STARTING_WEIGHT: the module returns its first AUTOCOMPLETE_SCAN documents by
-   * score, and a word's prefix may match more documents than that (254 for `tmp` in 2,800 datasets), whose rare
-   * words outscored the name `tmp` itself, a word many names have (a weight binds to one clause, not to a union).
+   * this is all it asks then: names in which it starts a later word are not found. Each field's clause weighs
+   * STARTING_WEIGHT: the module returns its first AUTOCOMPLETE_SCAN documents by score, and a word's prefix may
+   * match more documents than that (254 for `tmp` in 2,800 datasets), whose rare words outscored the name `tmp`
+   * itself, a word many names have (a weight binds to one clause, not to a union).
    */
   private async namesStartingWith(index: string, fields: readonly string[], text: string, count: number): Promise<string | null> {
     const client = this.commands(index)

@@ -31,7 +31,7 @@ export function lexBoundsOf(condition: string, v: string): [string, string] {
 
 /**
  * The values of one index that a criterion's string condition matches (lower-cased; urns as written), at most
- * `max` (more: FILTER_TOO_BROAD naming the criterion, with `total`, the bound of the whole query); only urns when
+ * `max` (MAX_FILTER_VALUES; more: FILTER_TOO_BROAD naming the criterion); only urns when
  * `urnField` (a URN field's lexicon holds their ids too).
  */
 export async function rangeValues(client: Commands, index: string, c: Criterion, max: number, urnField = false): Promise<string[]> {
