@@ -329,12 +329,17 @@ export class NativeEngine implements SearchEngine {
       return this.answerEveryChecked(shard, query.entity, fields, local, from, size, documents, asOf)
     }
     const names = facetNames(fields)
-    // One criterion, EQUAL on a frequent facet value, whose page's documents are read with it: its facet counts are
-    // kept (facetTallies.ts), read while the script only pages.
-    const tally = only && names.length > 0 ? this.valueTally(shard, query.entity, fields, only, asOf)
-      : query.text.kind === 'all' && query.filter.length === 0 && !Number.isFinite(facetValues) && names.length > 0 ? this.matchAllCounts(shard, query.entity, asOf) : undefined
+    // Facet counts read here while the script only pages: one criterion, EQUAL on a frequent facet value, whose
+    // page's documents are read with it (its counts are kept: facetTallies.ts); or a match-all's when every value is
+    // wanted (several shards: matchAllCounts), where the script would read each shard's largest only.
+    const everyValueOfAll = query.text.kind === 'all' && query.filter.length === 0 && !Number.isFinite(facetValues)
+    const tally = names.length === 0 ? undefined
+      : only ? this.valueTally(shard, query.entity, fields, only, asOf)
+        : everyValueOfAll ? this.matchAllCounts(shard, query.entity, asOf) : undefined
     const filter = await Promise.all(query.filter.map((group) => this.resolveInner(shard, query.entity, group, asOf)))
     const resolvedMust = await this.resolveInner(shard, query.entity, must, asOf)
+    // The script's limit counts only for a match-all's facets, which it is never asked for when every value is
+    // wanted (the tally above counts them): 0 then stands for the unbounded figure a script argument cannot hold.
     const script = (o: { from: number; size: number; facets: readonly string[]; documents: boolean }) =>
       this.runSearch(shard, query.entity, { ...o, documentsWanted: false, must: resolvedMust, filter, facetValues: Number.isFinite(facetValues) ? facetValues : 0 })
     const [[total, page, counted, bitmap, numbers, stored], tallied] = await Promise.all([script({ from, size, facets: tally ? [] : names, documents }), tally])
