@@ -6,12 +6,15 @@
  *                   relevance): the gateways copy it (indexMirror.ts) and answer every query of words from the
  *                   copy (wordQuery.ts), so no token has a posting here
  *   kw:<f>\0<v>     urns whose field f has the value v (lower-cased): a set while small, a sorted set (score
- *                   0, urn order) from 64 members on (KLINK: a filter on one value pages through it as it is)
+ *                   0, urn order) from 64 members on (KLINK: a filter on one value pages through it as it is); for
+ *                   every field but a paired one (indexMirror.ts pairedField: names), whose conditions the gateways'
+ *                   copies of its pairs answer, read from the stored documents (`doc:`) and kept by PAIRLOG
  *   ids:<f>         sorted set (lexicographic), for a URN field: `id \0 value` of each urn value of its lexicon
  *                   (IDLINK), so that `tags:pii` finds urn:svc:tag:pii's posting (filter.lua EQUAL_OR_ID; the
  *                   gateways' copies find it by the facet values' ids, localFilter.ts): a value's id has no posting
  *                   of its own, and this list changes only when a value enters or leaves the lexicon
  *   vals:<f>        sorted set (lexicographic): the lower-cased values of field f with a posting (facets, ranges)
+ *                   (none for a paired field)
  *   valo:<f>        hash: lower-cased value -> original spelling, for facet fields (facet buckets show it)
  *   num:<f>         sorted set: urn -> number (COUNT fields)
  *   docs:           hash: urn -> `<document number>|<facet line>` (facetLine in entries.ts); numbers of removed
@@ -29,7 +32,8 @@
  *                   its end (UNDOC), trimmed to about LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:`
  *                   holds the id of its first entry (a log begun again has another)
  * Every op is idempotent and lexicons shrink when a posting empties (KLINK/KUNLINK), so replaying a document's
- * removal and addition (restore indices) heals whatever was lost.
+ * removal and addition (restore indices) heals whatever was lost; a restated document whose number stands logs no
+ * pairs (the copies read them from its stored document, which the restatement rewrites).
  */
 import type { SearchDocument } from '../../derive/searchDocument.ts'
 import type { EntitySpec } from '../../entities.ts'
@@ -71,10 +75,12 @@ export function nativeDocumentOps(
   else if (before) ops.push(['DEL', keys.doc(T, urn)])
   // A value entering or leaving a lexicon is logged for the copies that CONTAIN and END_WITH read (indexMirror.ts).
   const logged = (field: string, value: string): Op => lexiconLogOp(keys, shard, T, field, value)
-  // For a paired field (indexMirror.ts pairedField), what is logged is the document's own value, whether or not the
-  // lexicon changed: the copies hold which urns have each value.
-  const linkLogged = (field: string, value: string, present: boolean): Op =>
-    paired.has(field) ? pairLogOp(keys, shard, T, field, value, urn, present) : logged(field, value)
+  // A paired field's value (indexMirror.ts pairedField: names) has no posting or lexicon here: every condition on
+  // it is answered by the gateways' copies of the pairs, which are read from the stored documents (`doc:`) and kept
+  // by this log. A change of an existing document's value is logged; a document without one before (new, or
+  // restated: restore indices) logs its values when this apply gives it its number, else its pairs stand.
+  const pairLogged = (field: string, value: string, present: boolean): Op =>
+    pairLogOp(keys, shard, T, field, value, urn, present, before !== null)
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn], logged(URN_LEXICON, urn))
   if (before && !after) ops.push(['ZREM', ix('live'), urn], logged(URN_LEXICON, urn))
 
@@ -93,13 +99,19 @@ export function nativeDocumentOps(
   for (const kw of old.keywords.keys()) {
     if (now.keywords.has(kw)) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    ops.push(['KUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...idLinked(field, lower), linkLogged(field, lower, false), ...keywordOps(kw, '0'))
+    if (paired.has(field)) ops.push(pairLogged(field, lower, false))
+    else ops.push(['KUNLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field)], ...idLinked(field, lower), logged(field, lower), ...keywordOps(kw, '0'))
   }
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
+    // The copies hold a paired field's values lower-cased: a new spelling of the same value changes nothing there.
+    if (paired.has(field)) {
+      if (!old.keywords.has(kw)) ops.push(pairLogged(field, lower, true))
+      continue
+    }
     // Facet buckets show original spellings; other fields need none.
-    ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower], ...idLinked(field, lower), linkLogged(field, lower, true))
+    ops.push(facets.has(field) ? ['KLINK', ix('kw', kw), urn, ix('vals', field), lower, ix('valo', field), original] : ['KLINK', ix('kw', kw), urn, ix('vals', field), lower], ...idLinked(field, lower), logged(field, lower))
     if (!old.keywords.has(kw)) ops.push(...keywordOps(kw, '1'))
   }
   for (const [field] of old.numbers) if (!now.numbers.has(field)) ops.push(['ZREM', ix('num', field), urn])

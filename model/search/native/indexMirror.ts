@@ -3,8 +3,8 @@
  * inside Redis, where every microsecond holds the only thread every reader and writer shares:
  *   - the lexicons (values of a field, `vals:<f>`; urns, `live:`) that CONTAIN and END_WITH compare one by one
  *     (about 1 us per value in Redis; here it costs this process's CPU, which grows with the gateways); for a
- *     paired field (names: pairedField), each value with the urns and document numbers that have it (read from its
- *     posting), so that conditions on it (START_WITH and the ranges too) resolve to documents;
+ *     paired field (names: pairedField), each value with the urns and document numbers that have it (read from the
+ *     stored documents: Redis keeps no posting of such a value), so that every condition on it resolves to documents;
  *   - every document's facet values (its facet line in `docs:`, by document number), so that the facets of a
  *     result (any but a match-all) are counted here from its documents' numbers or its bitmap, where Redis would
  *     AND the result with each shown value's bitmap (one BITOP and one BITCOUNT of N/8 bytes per value) or parse
@@ -74,10 +74,14 @@ export function pairedField(field: SearchField): boolean {
   return field.autocomplete && !field.facet && field.name !== URN_LEXICON
 }
 
-/** The apply op that logs that `urn`'s document has (`present`) or no longer has `value` (lower-cased) in a paired field. */
-export function pairLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string, urn: string, present: boolean): Op {
+/**
+ * The apply op that logs that `urn`'s document has (`present`) or no longer has `value` (lower-cased) in a paired
+ * field: always when `changed` (the document had another value), else only when the apply gives the document its
+ * number (a new document, or one restated after its number was lost: apply.lua PAIRLOG).
+ */
+export function pairLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string, urn: string, present: boolean, changed: boolean): Op {
   const { log, origin, maxlen } = changeLog(keys, shard, entityType)
-  return ['PAIRLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), field, value, urn, present ? '1' : '0', maxlen]
+  return ['PAIRLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), field, value, urn, present ? '1' : '0', maxlen, changed ? '1' : '0']
 }
 
 /**
@@ -163,8 +167,8 @@ export class IndexMirror {
    */
   async warm(shard: number, entityType: string, paired: readonly string[]): Promise<void> {
     const parts = [FACETS, WORDS, ...paired.map((field) => PAIRS + field)]
-    let copy: IndexCopy | undefined
-    for (const part of parts) copy = await this.current(shard, entityType, part, performance.now())
+    // Asked together, they are copied by one read (the pairs of every paired field by one pass over the documents).
+    const [copy] = await Promise.all(parts.map((part) => this.current(shard, entityType, part, performance.now())))
     for (const part of parts) copy?.lexicons.get(part)?.prepare()
   }
 
@@ -378,9 +382,13 @@ export class IndexMirror {
     }
     copy.began = state.began
     copy.started = true
+    // The paired fields' pairs are copied together: one read of the stored documents gives them all.
+    const paired = toCopy.filter((part) => part.startsWith(PAIRS)).map((part) => part.slice(PAIRS.length))
     try {
-      await Promise.all(toCopy.map((part) => part === FACETS ? this.copyFacets(copy) : part === WORDS ? this.copyWords(copy)
-        : part.startsWith(PAIRS) ? this.copyPairs(copy, part.slice(PAIRS.length)) : this.copyLexicon(copy, part)))
+      await Promise.all([
+        ...toCopy.filter((part) => !part.startsWith(PAIRS)).map((part) => part === FACETS ? this.copyFacets(copy) : part === WORDS ? this.copyWords(copy) : this.copyLexicon(copy, part)),
+        ...(paired.length > 0 ? [this.copyPairs(copy, paired)] : []),
+      ])
     } catch (err) {
       // Half copied: the next call copies everything again.
       for (const part of toCopy) copy.wanted.add(part)
@@ -441,16 +449,6 @@ export class IndexMirror {
     })
   }
 
-  /** The document numbers of `urns` in the index's `docs:` (null for one without), STEP urns per command. */
-  private async documentNumbers(copy: IndexCopy, urns: readonly string[]): Promise<(number | null)[]> {
-    const numbers: (number | null)[] = []
-    for (let c = 0; c < urns.length; c += STEP) {
-      const entries = await this.redis.hmget(this.keys.nativeIndex(copy.shard, copy.entityType, 'docs'), ...urns.slice(c, c + STEP))
-      for (const entry of entries) numbers.push(entry ? Number(entry.slice(0, entry.indexOf('|'))) : null)
-    }
-    return numbers
-  }
-
   /** Copies one lexicon whole, STEP values per command. */
   private async copyLexicon(copy: IndexCopy, field: string): Promise<void> {
     const key = field === URN_LEXICON ? this.keys.nativeIndex(copy.shard, copy.entityType, 'live') : this.keys.nativeIndex(copy.shard, copy.entityType, 'vals', field)
@@ -460,22 +458,31 @@ export class IndexMirror {
   }
 
   /**
-   * Copies a paired field's pairs whole: its lexicon's values, STEP per command, and each value's urns (its posting,
-   * a set or a sorted set: ZUNION of the one key reads either) in one round trip per step, then their documents'
-   * numbers.
+   * Copies paired fields' pairs whole, from the stored documents (Redis keeps no posting of a paired field's value):
+   * every document's number (`docs:`, about STEP per command) and its stored document's values (`doc:<urn>`, STEP
+   * of them in one round trip), lower-cased as documentOps.ts indexes them.
    */
-  private async copyPairs(copy: IndexCopy, field: string): Promise<void> {
-    const pairs = new PairsCopy()
-    for await (const page of this.lexiconPages(this.keys.nativeIndex(copy.shard, copy.entityType, 'vals', field))) {
-      const postings = await this.pipelined(page, (pipeline, v) => pipeline.call('ZUNION', '1', this.keys.nativeIndex(copy.shard, copy.entityType, 'kw', `${field}\u0000${v}`)))
-      const found: [string, string][] = page.flatMap((v, i) => (postings[i] as string[]).map((urn): [string, string] => [v, urn]))
-      // Their numbers (a value may have many documents).
-      const numbers = await this.documentNumbers(copy, found.map(([, urn]) => urn))
-      found.forEach(([v, urn], i) => { if (numbers[i] !== null) pairs.add(pairOf(v, urn, numbers[i]!)) })
+  private async copyPairs(copy: IndexCopy, fields: readonly string[]): Promise<void> {
+    const copies = new Map(fields.map((field) => [field, new PairsCopy()]))
+    for await (const flat of this.hashPages(this.keys.nativeIndex(copy.shard, copy.entityType, 'docs'))) {
+      const urns: string[] = []
+      const numbers: string[] = []
+      for (let i = 0; i < flat.length; i += 2) {
+        urns.push(flat[i]!)
+        numbers.push(flat[i + 1]!.slice(0, flat[i + 1]!.indexOf('|')))
+      }
+      const stored = await this.pipelined(urns, (pipeline, urn) => pipeline.hget(this.keys.doc(copy.entityType, urn), 'd'))
+      stored.forEach((d, i) => {
+        if (typeof d !== 'string') return
+        const values = JSON.parse(d) as Record<string, string[] | undefined>
+        for (const [field, pairs] of copies) for (const v of values[field] ?? []) pairs.add(pairOf(v.toLowerCase(), urns[i]!, numbers[i]!))
+      })
     }
-    // The copy it replaces stops following the facet values (which may stay).
-    ;(copy.lexicons.get(PAIRS + field) as PairsCopy | undefined)?.close()
-    copy.lexicons.set(PAIRS + field, pairs)
+    for (const [field, pairs] of copies) {
+      // The copy it replaces stops following the facet values (which may stay).
+      ;(copy.lexicons.get(PAIRS + field) as PairsCopy | undefined)?.close()
+      copy.lexicons.set(PAIRS + field, pairs)
+    }
   }
 
   /** Copies every document's facet line (`docs:` holds urn -> `<number>|<line>`), STEP documents per command. */

@@ -3,7 +3,7 @@
  * its document's urn and number. Beside the lexicon's own searches (lexiconCopy.ts: CONTAIN, END_WITH), three orders
  * are kept from their first use on (sortedEntries.ts):
  * - the pairs' order, which is their values' order (a value is followed by \0, below any code unit of a value): the
- *   pairs of START_WITH or a range are one stretch of it, found by two binary searches; its documents' numbers are
+ *   pairs of EQUAL, START_WITH or a range are one stretch of it, found by two binary searches; its documents' numbers are
  *   read from beside the pairs, without reading the pairs;
  * - their urns' order (`urn \0 value \0 number`): the page of a large result is the first documents met there that the
  *   result holds, so its cost is the page's, divided by the share of the documents the result has, rather than a
@@ -112,8 +112,8 @@ export class PairsCopy extends LexiconCopy {
   }
 
   /**
-   * The pairs whose value contains `needle` (CONTAIN), ends with it (END_WITH), or is above (GREATER_THAN...), below
-   * (LESS_THAN...) or starts with (START_WITH) it, the last read in the pairs' order: at most `limit` + 1 (more than
+   * The pairs whose value contains `needle` (CONTAIN), ends with it (END_WITH), or is it (EQUAL), is above
+   * (GREATER_THAN...), below (LESS_THAN...) or starts with (START_WITH) it, the last four read in the pairs' order: at most `limit` + 1 (more than
    * `limit` tells the caller it is too broad). `needle` is lower-cased.
    */
   pairsWhere(condition: PairCondition, needle: string, limit: number): string[] {
@@ -244,7 +244,7 @@ export class PairsCopy extends LexiconCopy {
 }
 
 /** The conditions the pairs' order answers, and all those a paired field's copy answers. */
-export type RangeCondition = 'START_WITH' | 'GREATER_THAN' | 'GREATER_THAN_OR_EQUAL_TO' | 'LESS_THAN' | 'LESS_THAN_OR_EQUAL_TO'
+export type RangeCondition = 'EQUAL' | 'START_WITH' | 'GREATER_THAN' | 'GREATER_THAN_OR_EQUAL_TO' | 'LESS_THAN' | 'LESS_THAN_OR_EQUAL_TO'
 export type PairCondition = 'CONTAIN' | 'END_WITH' | RangeCondition
 
 /** Document numbers, a document's possibly more than once. */
@@ -261,6 +261,7 @@ const EMPTY: Stretch = ['', () => false]
  * bytes): a value equal to `v` sorts as `v \0 ...`, below `v \u0001` and above `v` itself.
  */
 const PAIR_STRETCH: Record<RangeCondition, (v: string) => Stretch> = {
+  EQUAL: (v) => { const from = `${v}\u0000`; return [from, (pair) => pair.startsWith(from)] },
   START_WITH: (v) => [v, (pair) => pair.startsWith(v)],
   GREATER_THAN: (v) => [`${v}\u0001`, () => true],
   GREATER_THAN_OR_EQUAL_TO: (v) => [v, () => true],
@@ -275,11 +276,11 @@ export const isPairCondition = (condition: string): condition is PairCondition =
 /**
  * A condition's stretch of pairs. A `v` that holds \0 becomes the same condition on its part before the first \0
  * (`p`), which no value holds: a value is below `v` when it is at most `p`, above it when it is above `p`, and none
- * starts with `v`.
+ * starts with `v` or equals it.
  */
 function stretchOf(condition: RangeCondition, v: string): Stretch {
   const at = v.indexOf('\u0000')
   if (at < 0) return PAIR_STRETCH[condition](v)
-  if (condition === 'START_WITH') return EMPTY
+  if (condition === 'START_WITH' || condition === 'EQUAL') return EMPTY
   return PAIR_STRETCH[condition.startsWith('LESS') ? 'LESS_THAN_OR_EQUAL_TO' : 'GREATER_THAN'](v.slice(0, at))
 }

@@ -45,12 +45,13 @@
                                                            (KLINK: the posting's first member; ZADD: a new
                                                            member) or removed it (KUNLINK: the posting emptied;
                                                            ZREM), logs {f field, v value, p 1|0}
-             PAIRLOG log origin docs field value urn present maxlen  logs {f field, v value, u urn, d urn's
-                                                           document number (from docs), p present}: urn's document
-                                                           has (1) or no longer has (0) value in field; only when
-                                                           the op just before it (KLINK, KUNLINK) changed the
-                                                           posting, or this run gave the document its number (a
-                                                           restated document whose pairs stand logs nothing)
+             PAIRLOG log origin docs field value urn present maxlen changed  logs {f field, v value, u urn, d
+                                                           urn's document number (from docs), p present}: urn's
+                                                           document has (1) or no longer has (0) value in a paired
+                                                           field (one without postings); only when `changed` is 1
+                                                           (the document had another value) or this run gave the
+                                                           document its number (a restated document whose pairs
+                                                           stand logs nothing)
              WORDLOG log origin docs hash urn words maxlen  HSET hash <urn's document number (from docs)>
                                                            `urn \0 words` (HDEL when words is ''), and logs {u urn,
                                                            d number, w words}: the document's words and their
@@ -161,9 +162,8 @@ local byte = string.byte
 -- mask (masks are few): such a command gets its arguments as they came, with no copy, and the key looked up once.
 local firstKeyOnly = {}
 local n = tonumber(A[1])
--- What the previous op did to a lexicon: '1' added its value, '0' removed it, nil neither (LEXLOG reads it); and
--- whether it added or removed its member (KLINK, KUNLINK: PAIRLOG reads it).
-local lexiconChange, thisChange, memberChange, thisMember
+-- What the previous op did to a lexicon: '1' added its value, '0' removed it, nil neither (LEXLOG reads it).
+local lexiconChange, thisChange
 -- What a plain command's reply says it did to a lexicon (a ZADD that added, a ZREM that removed: LEXLOG after it).
 local function lexiconChangeOf(cmd, reply)
   if reply ~= 1 then return nil end
@@ -171,7 +171,6 @@ local function lexiconChangeOf(cmd, reply)
 end
 for _ = 1, n do
   lexiconChange, thisChange = thisChange, nil
-  memberChange, thisMember = thisMember, nil
   local cmd = A[i]
   local argc = tonumber(A[i + 1])
   local mask = A[i + 2]
@@ -246,7 +245,6 @@ for _ = 1, n do
         end
       end
       known[a[1]] = { size + added, kind }
-      thisMember = added == 1
       if added == 1 and size == 0 then
         -- Logged even when the lexicon had it (a restated posting): the spelling in the hash may be new.
         redis.call('ZADD', a[3], 0, a[4])
@@ -260,7 +258,6 @@ for _ = 1, n do
       elseif kind == 'set' then removed = redis.call('SREM', a[1], a[2]) end
       size = size - removed
       known[a[1]] = { size, size > 0 and kind or 'none' }
-      thisMember = removed == 1
       if size == 0 then
         if redis.call('ZREM', a[3], a[4]) == 1 then thisChange = '0' end
         if argc > 4 then redis.call('HDEL', a[5], a[4]) end
@@ -268,11 +265,11 @@ for _ = 1, n do
     elseif cmd == 'IDLINK' then
       if lexiconChange == '1' then redis.call('ZADD', a[1], 0, a[2])
       elseif lexiconChange == '0' then redis.call('ZREM', a[1], a[2]) end
-      thisChange, thisMember = lexiconChange, memberChange
+      thisChange = lexiconChange
     elseif cmd == 'LEXLOG' then
       if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
     elseif cmd == 'PAIRLOG' then
-      if memberChange or numbered[a[3] .. '\0' .. a[6]] then
+      if a[9] == '1' or numbered[a[3] .. '\0' .. a[6]] then
         logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7])
       end
     elseif cmd == 'WORDLOG' then

@@ -92,7 +92,7 @@ test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, thro
   assert.is(copy.size, held.size)
 })
 
-test('pairs in order: START_WITH and the ranges (pairs and numbers), pages in urn order and urns by number equal a comparison of every pair, through adds, deletes and merges', () => {
+test('pairs in order: EQUAL, START_WITH and the ranges (pairs and numbers), pages in urn order and urns by number equal a comparison of every pair, through adds, deletes and merges', () => {
   const rnd = random(11)
   const letters = 'abcxyz_1'
   const name = () => Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => letters[Math.floor(rnd() * letters.length)]).join('')
@@ -104,7 +104,7 @@ test('pairs in order: START_WITH and the ranges (pairs and numbers), pages in ur
   const nameOf = (p: string) => p.slice(0, p.indexOf('\u0000'))
   const numberOf = (p: string) => Number(p.slice(p.lastIndexOf('\u0000') + 1))
   const tests: Record<RangeCondition, (n: string, v: string) => boolean> = {
-    START_WITH: (n, v) => n.startsWith(v), GREATER_THAN: (n, v) => n > v, GREATER_THAN_OR_EQUAL_TO: (n, v) => n >= v,
+    EQUAL: (n, v) => n === v, START_WITH: (n, v) => n.startsWith(v), GREATER_THAN: (n, v) => n > v, GREATER_THAN_OR_EQUAL_TO: (n, v) => n >= v,
     LESS_THAN: (n, v) => n < v, LESS_THAN_OR_EQUAL_TO: (n, v) => n <= v,
   }
   const check = () => {

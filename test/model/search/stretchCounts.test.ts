@@ -22,6 +22,7 @@ const nameOf = (rnd: () => number) => `n${String(Math.floor(rnd() * 100_000)).pa
 const lineOf = (rnd: () => number, step: number) =>
   [`platform${VALUE_SEP}p${Math.floor(rnd() * 4)}`, `tags${VALUE_SEP}t${Math.floor(rnd() * (3 + step / 500))}${VALUE_SEP}u${Math.floor(rnd() * 3)}`].join(FIELD_SEP)
 const MEETS: Record<RangeCondition, (value: string, v: string) => boolean> = {
+  EQUAL: (value, v) => value === v,
   START_WITH: (value, v) => value.startsWith(v),
   GREATER_THAN: (value, v) => value > v,
   GREATER_THAN_OR_EQUAL_TO: (value, v) => value >= v,
