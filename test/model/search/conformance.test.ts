@@ -156,6 +156,26 @@ for (const { name, overrides } of engines) {
     assert.equal(await filtered('name', 'LESS_THAN_OR_EQUAL_TO', 'fct_users_deleted'), [ds('fct_users_created'), ds('fct_users_deleted')])
     assert.equal(await filtered('platform', 'EQUAL', 'hive', 'users'), [ds('fct_users_created'), ds('fct_users_deleted')])
   })
+  cat('EQUAL on a name: any case, several values, negated, as field:value, beside a criterion the script answers', async ({ svc }) => {
+    const found = async (body: Record<string, unknown>) => ((await search(svc, { entity: 'dataset', count: 100, ...body })).body.value.entities as string[]).sort()
+    const where = (...and: Record<string, unknown>[]) => ({ or: [{ and }] })
+    const all = await found({ input: '*' })
+    const hive = ds('SampleHiveDataset')
+    assert.equal(await found({ input: '*', filter: where({ field: 'name', value: 'SAMPLEHIVEDATASET', condition: 'EQUAL' }) }), [hive])
+    assert.equal(await found({ input: '*', filter: where({ field: 'name', values: ['samplehivedataset', 'fct_users_created', 'nothing'], condition: 'EQUAL' }) }), [hive, ds('fct_users_created')].sort())
+    assert.equal(await found({ input: '*', filter: where({ field: 'name', value: 'samplehivedataset', condition: 'EQUAL', negated: true }) }), all.filter((u) => u !== hive))
+    assert.equal(await found({ input: 'name:SampleHiveDataset' }), [hive])
+    assert.equal(await found({ input: '*', filter: where({ field: 'name', value: 'samplehive', condition: 'EQUAL' }) }), [])
+    // With a condition on the urn, which only the search script answers.
+    assert.equal(await found({ input: '*', filter: where({ field: 'name', value: 'samplehivedataset', condition: 'EQUAL' }, { field: 'urn', value: 'urn:svc:dataset:(urn:svc:dataPlatform:hive', condition: 'START_WITH' }) }), [hive])
+    assert.equal(await found({ input: '*', filter: where({ field: 'name', value: 'samplehivedataset', condition: 'EQUAL' }, { field: 'urn', value: 'urn:svc:dataset:(urn:svc:dataPlatform:kafka', condition: 'START_WITH' }) }), [])
+    // A name changed is found by its new value only, at once.
+    assert.is((await propose(svc, 'dataset', ds('fct_users_created'), 'datasetProperties', { name: 'Users Created Renamed' })).status, 200)
+    assert.equal(await found({ input: '*', filter: where({ field: 'displayName', value: 'users created renamed', condition: 'EQUAL' }) }), [ds('fct_users_created')])
+    assert.is((await propose(svc, 'dataset', ds('fct_users_created'), 'datasetProperties', { name: 'Users Created Again' })).status, 200)
+    assert.equal(await found({ input: '*', filter: where({ field: 'displayName', value: 'users created renamed', condition: 'EQUAL' }) }), [])
+    assert.equal(await found({ input: '*', filter: where({ field: 'displayName', value: 'Users Created Again', condition: 'EQUAL' }) }), [ds('fct_users_created')])
+  })
   cat('one-character wildcards; a URN field\'s range and START_WITH compare whole urns', async ({ svc }) => {
     const filtered = async (field: string, condition: string, value: string, input = '*') =>
       ((await search(svc, { input, entity: 'dataset', count: 100, filter: { or: [{ and: [{ field, value, condition }] }] } })).body.value.entities as string[]).sort()
