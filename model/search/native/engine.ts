@@ -47,7 +47,8 @@ const searchScript = new LuaScript(import.meta.url, './search-2.lua')
  * The index layout this engine writes and reads (documentOps.ts): 2 since documents have numbers and bitmaps, 3
  * since their words are kept whole by number (`words:`) instead of in a posting per word, 4 since a urn's id has no
  * posting of its own (`ids:<f>` lists the values by id), 5 since autocomplete reads the gateways' copies of the names
- * (no `ac:` entries), 6 since the names have no postings or lexicons (the copies read them from the stored documents).
+ * (no `ac:` entries), 6 since the names have no postings or lexicons (the copies read them from the stored
+ * documents).
  */
 const NATIVE_INDEX_FORMAT = '6'
 /** What the search script answers: total, the page's urns, a match-all's facets, bitmap, numbers, documents. */
@@ -236,9 +237,9 @@ export class NativeEngine implements SearchEngine {
   /**
    * Records the index format on a new store (`nativeIndex` in the layout record). An index of format 3 (a posting
    * per urn id), 4 (autocomplete entries in Redis) or 5 (postings of names) is brought to this one in place
-   * (idsUpgrade.ts, suggestionsUpgrade.ts, pairsUpgrade.ts). A store indexed by an earlier format (before document numbers and bitmaps; with a
-   * posting per word, no `words:`) is said so on stderr: its search answers stay incomplete until `restore
-   * --rebuild`, which records the format once done (markRebuilt).
+   * (idsUpgrade.ts, suggestionsUpgrade.ts, pairsUpgrade.ts). A store indexed by an earlier format (before document
+   * numbers and bitmaps; with a posting per word, no `words:`) is said so on stderr: its search answers stay
+   * incomplete until `restore --rebuild`, which records the format once done (markRebuilt).
    */
   async ensureIndexes(): Promise<void> {
     const recorded = await this.redis.hget(this.keys.layout(), 'nativeIndex')

@@ -3,8 +3,8 @@
  * its document's urn and number. Beside the lexicon's own searches (lexiconCopy.ts: CONTAIN, END_WITH), three orders
  * are kept from their first use on (sortedEntries.ts):
  * - the pairs' order, which is their values' order (a value is followed by \0, below any code unit of a value): the
- *   pairs of EQUAL, START_WITH or a range are one stretch of it, found by two binary searches; its documents' numbers are
- *   read from beside the pairs, without reading the pairs;
+ *   pairs of EQUAL, START_WITH or a range are one stretch of it, found by two binary searches; its documents'
+ *   numbers are read from beside the pairs, without reading the pairs;
  * - their urns' order (`urn \0 value \0 number`): the page of a large result is the first documents met there that the
  *   result holds, so its cost is the page's, divided by the share of the documents the result has, rather than a
  *   comparison per match.
@@ -113,8 +113,8 @@ export class PairsCopy extends LexiconCopy {
 
   /**
    * The pairs whose value contains `needle` (CONTAIN), ends with it (END_WITH), or is it (EQUAL), is above
-   * (GREATER_THAN...), below (LESS_THAN...) or starts with (START_WITH) it, the last four read in the pairs' order: at most `limit` + 1 (more than
-   * `limit` tells the caller it is too broad). `needle` is lower-cased.
+   * (GREATER_THAN...), below (LESS_THAN...) or starts with (START_WITH) it, the last four read in the pairs' order:
+   * at most `limit` + 1 (more than `limit` tells the caller it is too broad). `needle` is lower-cased.
    */
   pairsWhere(condition: PairCondition, needle: string, limit: number): string[] {
     if (condition === 'CONTAIN' || condition === 'END_WITH') return this.find(condition, needle)
