@@ -81,7 +81,9 @@ export function parseFilter(registry: Registry, entity: EntitySpec, filter: unkn
       }
       const numeric = field?.type === 'COUNT'
       const strings = values.map(String)
-      if (numeric && condition !== 'EQUAL' && strings.some((v) => Number.isNaN(Number(v)))) {
+      // Every condition on a numeric field compares numbers: a value that is none (empty, `abc`, `1,000`, `Infinity`)
+      // is refused, EQUAL's too (a 500 on both engines until stop 63; an empty one matched the documents of 0).
+      if (numeric && strings.some((v) => v.trim() === '' || !Number.isFinite(Number(v)))) {
         throw bad(`${at}.value`, `must be a number for ${condition} on numeric field ${raw.field}`)
       }
       if (raw.negated !== undefined && typeof raw.negated !== 'boolean') throw bad(`${at}.negated`, 'must be a boolean')

@@ -231,6 +231,26 @@ for (const { name, overrides } of engines) {
     assert.is(bad.status, 400)
     assert.is(bad.body.code, 'INVALID_FILTER')
   })
+  cat('a numeric field takes numbers only: EQUAL of a non-number is a 400 naming it, as a range\'s is', async ({ svc }) => {
+    const post = (id: string, created: number) => propose(svc, 'post', `urn:svc:post:${id}`, 'postInfo', {
+      type: 'HOME_PAGE_ANNOUNCEMENT', content: { title: `Numbers ${id}`, type: 'TEXT' }, created, lastModified: created,
+    })
+    assert.is((await post('n0', 0)).status, 200)
+    assert.is((await post('n5', 5)).status, 200)
+    const where = (condition: string, value: unknown, extra: Record<string, unknown> = {}) => ({ input: '*', entity: 'post', count: 10, filter: { or: [{ and: [{ field: 'created', condition, value, ...extra }] }] } })
+    for (const [condition, value] of [['EQUAL', 'abc'], ['EQUAL', ''], ['EQUAL', '1,000'], ['EQUAL', 'Infinity'], ['GREATER_THAN', '1e400'], ['LESS_THAN', ' '], ['GREATER_THAN', 'abc']]) {
+      const res = await search(svc, where(condition!, value))
+      assert.is(res.status, 400, `${condition} ${JSON.stringify(value)}`)
+      assert.is(res.body.code, 'INVALID_FILTER')
+      assert.match(res.body.message, /must be a number/)
+    }
+    const some = await search(svc, where('EQUAL', '5', { values: ['5', 'x'] }))
+    assert.is(some.status, 400)
+    assert.equal((await search(svc, where('EQUAL', '5'))).body.value.entities, ['urn:svc:post:n5'])
+    assert.equal((await search(svc, where('EQUAL', 5))).body.value.entities, ['urn:svc:post:n5'])
+    assert.equal((await search(svc, where('LESS_THAN_OR_EQUAL_TO', '5'))).body.value.entities, ['urn:svc:post:n0', 'urn:svc:post:n5'])
+    assert.equal((await search(svc, where('LESS_THAN', '-1.5'))).body.value.entities, [])
+  })
   cat('browse: groups and counts at every level', async ({ svc }) => {
     const browse = async (path: string) => (await svc.call('POST', '/entities?action=browse', { path, entity: 'dataset', start: 0, limit: 10 })).body.value
     const root = await browse('/')
