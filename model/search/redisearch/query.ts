@@ -21,10 +21,11 @@ export const QUERY_OPTIONS = ['TIMEOUT', '0', 'DIALECT', '2'] as const
 
 /**
  * A value as the tags of a document hold it (`|`, the tags' separator, is a space there: fields.ts tagSafe), escaped:
- * every character but letters, digits and `_` gets a backslash.
+ * every character but letters and digits gets a backslash (`_` too: the module refuses `{_}` as a syntax error,
+ * a 500 here until stop 63, and reads `{a\\_b}` as `a_b`).
  */
 export function escapeTag(value: string): string {
-  return tagSafe(value).replace(/[^\p{L}\p{N}_]/gu, (c) => `\\${c}`)
+  return tagSafe(value).replace(/[^\p{L}\p{N}]/gu, (c) => `\\${c}`)
 }
 
 const RANGES: Record<string, (v: string) => string> = {
@@ -65,7 +66,9 @@ export function criterionClause(c: Criterion, candidates?: readonly string[]): s
   } else if (isWildcard(c)) {
     clause = `@${c.field}:{${c.values.map((v) => WILDCARDS[c.condition]!(escapeTag(v.toLowerCase()))).join(' | ')}}`
   } else {
-    const tags = needsCandidates(c) ? candidates ?? [] : c.values.map((v) => v.toLowerCase())
+    // An empty value is no tag (a document's empty strings are not indexed, on either engine): it matches nothing,
+    // and `{}` is a syntax error to the module.
+    const tags = needsCandidates(c) ? candidates ?? [] : c.values.map((v) => v.toLowerCase()).filter((v) => v !== '')
     if (tags.length === 0) return c.negated ? '' : null
     clause = `@${c.field}:{${tags.map(escapeTag).join(' | ')}}`
   }

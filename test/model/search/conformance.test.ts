@@ -231,6 +231,27 @@ for (const { name, overrides } of engines) {
     assert.is(bad.status, 400)
     assert.is(bad.body.code, 'INVALID_FILTER')
   })
+  cat('an empty value or `_` matches nothing (negated: everything), on any field, in a filter, a field:value or an autocomplete\'s filter', async ({ svc }) => {
+    const all = ((await search(svc, { input: '*', entity: 'dataset', count: 100 })).body.value.entities as string[]).sort()
+    const found = async (body: Record<string, unknown>) => {
+      const res = await search(svc, { entity: 'dataset', count: 100, ...body })
+      assert.is(res.status, 200, JSON.stringify(body))
+      return (res.body.value.entities as string[]).sort()
+    }
+    for (const field of ['name', 'description', 'urn', 'origin', 'tags', 'owners', 'browsePaths']) {
+      for (const value of ['', '_']) {
+        assert.equal(await found({ input: '*', filter: { or: [{ and: [{ field, value, condition: 'EQUAL' }] }] } }), [], `${field} EQUAL ${JSON.stringify(value)}`)
+        assert.equal(await found({ input: '*', filter: { or: [{ and: [{ field, value, condition: 'EQUAL', negated: true }] }] } }), all, `${field} NOT EQUAL ${JSON.stringify(value)}`)
+      }
+      assert.equal(await found({ input: '*', filter: { or: [{ and: [{ field, values: ['', '_'], condition: 'EQUAL' }] }] } }), [], `${field} EQUAL ['', '_']`)
+    }
+    assert.equal(await found({ input: '*', filter: { or: [{ and: [{ field: 'name', values: ['', 'samplehivedataset'], condition: 'EQUAL' }] }] } }), [ds('SampleHiveDataset')])
+    assert.equal(await found({ input: 'name:_' }), [])
+    assert.equal(await found({ input: 'origin:_' }), [])
+    const suggested = await svc.call('POST', '/entities?action=autocomplete', { query: 'sample', entity: 'dataset', limit: 10, filter: { or: [{ and: [{ field: 'description', value: '', condition: 'EQUAL' }] }] } })
+    assert.is(suggested.status, 200)
+    assert.equal(suggested.body.value.suggestions, [])
+  })
   cat('a numeric field takes numbers only: EQUAL of a non-number is a 400 naming it, as a range\'s is', async ({ svc }) => {
     const post = (id: string, created: number) => propose(svc, 'post', `urn:svc:post:${id}`, 'postInfo', {
       type: 'HOME_PAGE_ANNOUNCEMENT', content: { title: `Numbers ${id}`, type: 'TEXT' }, created, lastModified: created,
