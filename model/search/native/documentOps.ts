@@ -79,8 +79,8 @@ export function nativeDocumentOps(
   // it is answered by the gateways' copies of the pairs, which are read from the stored documents (`doc:`) and kept
   // by this log. A change of an existing document's value is logged; a document without one before (new, or
   // restated: restore indices) logs its values when this apply gives it its number, else its pairs stand.
-  const pairLogged = (field: string, value: string, present: boolean): Op =>
-    pairLogOp(keys, shard, T, field, value, urn, present, before !== null)
+  const pairLogged = (field: string, value: string, present: boolean, original?: string): Op =>
+    pairLogOp(keys, shard, T, field, value, urn, present, before !== null, original)
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn], logged(URN_LEXICON, urn))
   if (before && !after) ops.push(['ZREM', ix('live'), urn], logged(URN_LEXICON, urn))
 
@@ -105,9 +105,9 @@ export function nativeDocumentOps(
   for (const [kw, original] of now.keywords) {
     if (old.keywords.get(kw) === original) continue
     const [field, lower] = kw.split(SEP) as [string, string]
-    // The copies hold a paired field's values lower-cased: a new spelling of the same value changes nothing there.
+    // A paired field's new value, or its new spelling (the copies keep it for autocomplete).
     if (paired.has(field)) {
-      if (!old.keywords.has(kw)) ops.push(pairLogged(field, lower, true))
+      ops.push(pairLogged(field, lower, true, original))
       continue
     }
     // Facet buckets show original spellings; other fields need none.

@@ -738,13 +738,12 @@ export class NativeEngine implements SearchEngine {
    * of the first suggestion entries that start with the query (autocompleteScan of them, of every shard and
    * autocomplete field together, in entry order; with a filter, those whose documents it keeps: acceptedBy),
    * each value once, whole when its entry begins at the value's start, ranked (suggest.ts). The copies hold values
-   * lower-cased: each value is suggested as its documents write it, read from the first SPELLING_DOCUMENTS of them
-   * met among those entries (`d`), every distinct spelling once (`Orders` and `ORDERS` are two suggestions, as on the
-   * redisearch engine and upstream), and the spellings ranked again. Without a filter, those documents are read
-   * beside the copies' catch-up, for the suggestions as the copies were before it, and kept when the suggestions are
-   * the same (as guessPage does for a page), so that an autocomplete waits for Redis once; when the catch-up changed
-   * none of those copies, the suggestions are not worked out again. Cost: a binary search and the entries read per
-   * copy.
+   * lower-cased and each pair's spelling beside it: each value is suggested as its documents (those the filter keeps)
+   * write it, every distinct spelling once (`Orders` and `ORDERS` are two suggestions, as on the redisearch engine and
+   * upstream), and the spellings ranked again. Redis is read only for the copies' catch-up with the log (and a filter
+   * the copies do not answer); until stop 63 the spellings were read from the stored documents, the first 5 of each
+   * value, so a spelling only later documents wrote was missed. Cost: a binary search and the entries read per copy,
+   * and a binary search per copy and value shown for its spellings.
    */
   async autocomplete(query: AutocompleteQuery): Promise<string[]> {
     const text = normalizeSuggestion(query.query)
@@ -753,24 +752,12 @@ export class NativeEngine implements SearchEngine {
     const asOf = performance.now()
     const filtered = query.filter.length > 0
     const scan = autocompleteScan(query.limit, filtered)
-    const shards = this.keys.allShards()
-    const early = filtered ? [] : shards.flatMap((shard) => fields.map((field) => this.mirror.copiedPairs(shard, query.entity.name, field)))
-    const guessedOn = early.length > 0 && early.every((copy) => copy !== undefined) ? early.map((copy) => ({ copy, changes: copy.changes })) : undefined
-    const guess = guessedOn && suggestionsOn(guessedOn, text, scan, query.limit)
-    const guessed = guess && guess.length > 0 ? this.pageDocuments(query.entity, guess.flatMap((s) => s.urns)) : undefined
-    guessed?.catch(() => {})
-    const sources = (await Promise.all(shards.map(async (shard): Promise<SuggestionSource[]> => {
+    const sources = (await Promise.all(this.keys.allShards().map(async (shard): Promise<SuggestionSource[]> => {
       const copies = (await Promise.all(fields.map((field) => this.mirror.pairsOf(shard, query.entity.name, field, asOf)))).filter((c) => c !== undefined)
       const keep = filtered ? await this.acceptedBy(shard, query.entity, query.filter, asOf) : undefined
       return copies.map((copy) => ({ copy, keep }))
     }))).flat()
-    // The guess stands when the catch-up changed none of the copies it read (the same copies, no pair added or deleted).
-    const unchanged = guessedOn !== undefined && guessedOn.length === sources.length && guessedOn.every((g, i) => g.copy === sources[i]!.copy && g.changes === g.copy.changes)
-    const top = unchanged ? guess! : suggestionsOn(sources, text, scan, query.limit)
-    const urns = top.flatMap((s) => s.urns)
-    const documents = guessed && sameItems(guess!.flatMap((s) => s.urns), urns) ? await guessed : await this.pageDocuments(query.entity, urns)
-    let at = 0
-    const spelled = top.flatMap((s) => spellings(documents.slice(at, (at += s.urns.length)), fields, s.text).map((spelling) => ({ text: spelling, whole: s.whole })))
+    const spelled = suggestionsOn(sources, text, scan, query.limit).flatMap((s) => spellingsOf(sources, s.text).map((spelling) => ({ text: spelling, whole: s.whole })))
     return topSuggestions(spelled, query.limit).map((s) => s.text)
   }
 
@@ -779,45 +766,34 @@ export class NativeEngine implements SearchEngine {
 /** A copy of a paired field's pairs autocomplete reads, and the filter's test of a document's number (none: all kept). */
 interface SuggestionSource { copy: PairsCopy; keep?: (number: number) => boolean }
 
-/** Documents of one suggested value whose spellings are read (most values are one document's; a name many share is most often written alike). */
-const SPELLING_DOCUMENTS = 5
-
 /**
- * The first `limit` suggestions (value, whether whole, the urns of its first SPELLING_DOCUMENTS documents) of the
- * first `scan` values of all `sources` together that start with `text` and the first `scan` suggestion entries that
- * do, in entry order (NativeEngine.autocomplete).
+ * The first `limit` suggestions (value, whether whole) of the first `scan` values of all `sources` together that start
+ * with `text` and the first `scan` suggestion entries that do, in entry order (NativeEngine.autocomplete).
  */
-function suggestionsOn(sources: readonly SuggestionSource[], text: string, scan: number, limit: number): { text: string; whole: boolean; urns: string[] }[] {
+function suggestionsOn(sources: readonly SuggestionSource[], text: string, scan: number, limit: number): { text: string; whole: boolean }[] {
   const first = (read: (copy: PairsCopy) => string[]) =>
     firstK(sources.flatMap((source) => read(source.copy).map((entry) => ({ entry, source }))), scan, (a, b) => byCodeUnits(a.entry, b.entry))
   // The whole matches, which rank first, are read apart: in the entries' order they may follow `scan` others.
   const wholes = first((copy) => copy.wholeSuggestionsFrom(text, scan))
-  const found = new Map<string, { text: string; whole: boolean; urns: string[] }>()
+  const found = new Map<string, { text: string; whole: boolean }>()
   for (const { entry, source } of [...wholes, ...first((copy) => copy.suggestionsFrom(text, scan))]) {
     const { text: from, value, number } = suggestionParts(entry)
-    const urn = source.copy.urnOf(number)
-    if (urn === undefined || (source.keep && !source.keep(number))) continue
+    if (source.copy.urnOf(number) === undefined || (source.keep && !source.keep(number))) continue
     const known = found.get(value)
-    if (!known) {
-      found.set(value, { text: value, whole: value === from, urns: [urn] })
-      continue
-    }
     // A value's entry from its start may come after one from a later word start (`orders` < `orders_x.orders`).
-    known.whole ||= value === from
-    if (known.urns.length < SPELLING_DOCUMENTS && !known.urns.includes(urn)) known.urns.push(urn)
+    if (known) known.whole ||= value === from
+    else found.set(value, { text: value, whole: value === from })
   }
   return topSuggestions([...found.values()], limit)
 }
 
 /**
- * The spellings of a suggested value (`lower`, lower-cased) in the autocomplete `fields` of its stored documents `d`,
- * each once, in the order met; `lower` itself when none writes it (the documents changed since the copy was read).
+ * The spellings of a suggested value (`lower`, lower-cased) in the documents of every source (every shard and
+ * autocomplete field) that its filter keeps, each once (pairsCopy.ts spellingsOf): a name written `Orders` in one
+ * document and `ORDERS` in another is two suggestions, as on the redisearch engine.
  */
-function spellings(documents: readonly (string | null | undefined)[], fields: readonly string[], lower: string): string[] {
+function spellingsOf(sources: readonly SuggestionSource[], lower: string): string[] {
   const found = new Set<string>()
-  for (const document of documents) {
-    const values = document ? JSON.parse(document) as Record<string, string[]> : {}
-    for (const field of fields) for (const value of values[field] ?? []) if (value.toLowerCase() === lower) found.add(value)
-  }
+  for (const { copy, keep } of sources) for (const spelling of copy.spellingsOf(lower, keep)) found.add(spelling)
   return found.size > 0 ? [...found] : [lower]
 }

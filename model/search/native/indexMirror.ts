@@ -14,17 +14,17 @@
  *     document (instead of a sorted-set entry, and often a bitmap bit, per word), and a query of words none of its
  *     time but the log's read (and, with a filter other than facet values, the filter's own documents).
  *
- * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an
- * entry whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value
- * of a paired field ({f, v, u, d, p}: PAIRLOG, d its document number), whenever a document's words change ({u, d, w}:
- * WORDLOG, all of them) and whenever a document number gets a new facet line or is freed ({n, l} or {n}: DOC,
- * UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:` holds the id of the log's first entry. A part
- * is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN); before every answer the copy reads the log from
- * where it stopped (one XRANGE from the last entry read), so a write acknowledged before the query is in it. When
- * the log lost entries this copy had not read (trimmed past them, or begun again after a rebuild deleted it: another
- * origin), every part of that index is copied again. A gateway copies the parts its queries read most before it
- * reports ready (warm), and reads every copy's log in the background (keepCurrent), so that a query reads
- * only the last moment's entries and never a whole copy.
+ * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an entry
+ * whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value of a
+ * paired field or writes it otherwise ({f, v, u, d, p, o}: PAIRLOG, d its document number, o its spelling where that is
+ * not v), whenever a document's words change ({u, d, w}: WORDLOG, all of them) and whenever a document number gets a
+ * new facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:`
+ * holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
+ * before every answer the copy reads the log from where it stopped (one XRANGE from the last entry read), so a write
+ * acknowledged before the query is in it. When the log lost entries this copy had not read (trimmed past them, or begun
+ * again after a rebuild deleted it: another origin), every part of that index is copied again. A gateway copies the
+ * parts its queries read most before it reports ready (warm), and reads every copy's log in the background
+ * (keepCurrent), so that a query reads only the last moment's entries and never a whole copy.
  */
 import type { SearchField } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
@@ -76,12 +76,13 @@ export function pairedField(field: SearchField): boolean {
 
 /**
  * The apply op that logs that `urn`'s document has (`present`) or no longer has `value` (lower-cased) in a paired
- * field: always when `changed` (the document had another value), else only when the apply gives the document its
- * number (a new document, or one restated after its number was lost: apply.lua PAIRLOG).
+ * field, written `original` when that is not `value` (logged then: the copies show every spelling): always when
+ * `changed` (the document had another value or spelling), else only when the apply gives the document its number (a
+ * new document, or one restated after its number was lost: apply.lua PAIRLOG).
  */
-export function pairLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string, urn: string, present: boolean, changed: boolean): Op {
+export function pairLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string, urn: string, present: boolean, changed: boolean, original = value): Op {
   const { log, origin, maxlen } = changeLog(keys, shard, entityType)
-  return ['PAIRLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), field, value, urn, present ? '1' : '0', maxlen, changed ? '1' : '0']
+  return ['PAIRLOG', log, origin, keys.nativeIndex(shard, entityType, 'docs'), field, value, urn, present ? '1' : '0', maxlen, changed ? '1' : '0', original === value ? '' : original]
 }
 
 /**
@@ -261,14 +262,6 @@ export class IndexMirror {
   copiedWords(shard: number, entityType: string): { words: WordCopy; facets: FacetCopy; tallies: FacetTallies } | undefined {
     const copy = this.copies.get(this.keys.nativeIndex(shard, entityType, 'log'))
     return copy?.words && copy.facets ? { words: copy.words, facets: copy.facets, tallies: copy.tallies } : undefined
-  }
-
-  /**
-   * The copy of a paired field's pairs as it is (not brought up to date, as copiedWords), or undefined when it is
-   * not copied yet.
-   */
-  copiedPairs(shard: number, entityType: string, field: string): PairsCopy | undefined {
-    return this.copies.get(this.keys.nativeIndex(shard, entityType, 'log'))?.lexicons.get(PAIRS + field) as PairsCopy | undefined
   }
 
   /**
@@ -475,7 +468,15 @@ export class IndexMirror {
       stored.forEach((d, i) => {
         if (typeof d !== 'string') return
         const values = JSON.parse(d) as Record<string, string[] | undefined>
-        for (const [field, pairs] of copies) for (const v of values[field] ?? []) pairs.add(pairOf(v.toLowerCase(), urns[i]!, numbers[i]!))
+        for (const [field, pairs] of copies) {
+          // A value written twice in one document keeps its first spelling, as documentOps.ts logs it.
+          const seen = new Set<string>()
+          for (const v of values[field] ?? []) {
+            const lower = v.toLowerCase()
+            if (!seen.has(lower)) pairs.add(pairOf(lower, urns[i]!, numbers[i]!), v)
+            seen.add(lower)
+          }
+        }
       })
     }
     for (const [field, pairs] of copies) {
@@ -540,8 +541,8 @@ export class IndexMirror {
         if (entry.l === undefined) copy.words?.delete(Number(entry.n))
       } else if (entry.u !== undefined) {
         // A document without a number (none is live without one) has nothing to pair.
-        const pairs = entry.d ? copy.lexicons.get(PAIRS + entry.f) : undefined
-        if (entry.p === '1') pairs?.add(pairOf(entry.v!, entry.u, entry.d!))
+        const pairs = entry.d ? copy.lexicons.get(PAIRS + entry.f) as PairsCopy | undefined : undefined
+        if (entry.p === '1') pairs?.add(pairOf(entry.v!, entry.u, entry.d!), entry.o)
         else pairs?.delete(pairOf(entry.v!, entry.u, entry.d!))
       } else {
         if (copy.originals.get(entry.f!)?.delete(entry.v!)) copy.generation++

@@ -11,9 +11,10 @@
  * - the suggestion entries (`text \0 value \0 number`, text the normalized value from one of its word starts on,
  *   suggest.ts): autocomplete reads the first entries that start with what was typed (suggestionsFrom), so Redis
  *   keeps no autocomplete entries.
- * And each document's urn by its number, for the page of a small result. A large stretch, while every document has
- * at most one pair, is answered without its documents (stretchAnswer: its facets counted by blocks of the pairs'
- * order, stretchCounts.ts).
+ * And each document's urn by its number, for the page of a small result, and each pair's value as its document
+ * writes it where that is not the lower-cased value (autocomplete shows every spelling: spellingsOf). A large stretch,
+ * while every document has at most one pair, is answered without its documents (stretchAnswer: its facets counted by
+ * blocks of the pairs' order, stretchCounts.ts).
  */
 import { normalizeSuggestion, wordStarts } from '../suggest.ts'
 import type { FacetCopy, ValueCounts } from './facetCopy.ts'
@@ -58,6 +59,9 @@ export function suggestionParts(entry: string): { text: string; value: string; n
  */
 const STRETCH_COUNTED = 2048
 
+/** Values whose spellings are kept worked out at most (spellingsOf); past it they are forgotten and worked out again. */
+const MAX_SPELLED = 10_000
+
 export class PairsCopy extends LexiconCopy {
   /** The pairs in order; built on first use. */
   private order?: SortedEntries
@@ -65,8 +69,6 @@ export class PairsCopy extends LexiconCopy {
   private urns?: SortedEntries
   /** The pairs' suggestion entries (suggestionEntries) in order; built on first use. */
   private suggestions?: SortedEntries
-  /** Pairs added or deleted so far: an answer worked out on this copy stands while it is unchanged. */
-  changes = 0
   /**
    * A document's urn by its number, while it has pairs here, and how many; kept dense (holes are `undefined` and 0):
    * a sparse array turns into a slow dictionary, and pairs are read in no order of their numbers.
@@ -77,14 +79,22 @@ export class PairsCopy extends LexiconCopy {
   private multiPaired = 0
   /** Facet counts of stretches of the pairs' order, made on the first large stretch asked for. */
   private counts?: StretchCounts
+  /** Each pair's value as its document writes it, where that differs from the value (lower-cased). */
+  private readonly originals = new Map<string, string>()
+  /** The spellings of values asked for (spellingsOf), until one of the value's pairs changes. */
+  private readonly spelled = new Map<string, string[]>()
 
   constructor() {
     super(pairValue)
   }
 
-  override add(pair: string): boolean {
+  /**
+   * Adds a pair, and the value as its document writes it (`original`; the same value in another case when the pair
+   * is there already: only the spelling changes).
+   */
+  override add(pair: string, original?: string): boolean {
+    this.spell(pair, original)
     if (!super.add(pair)) return false
-    this.changes++
     this.order?.add(pair)
     this.urns?.add(urnEntry(pair))
     if (this.suggestions) for (const entry of suggestionEntries(pair)) this.suggestions.add(entry)
@@ -99,8 +109,8 @@ export class PairsCopy extends LexiconCopy {
   }
 
   override delete(pair: string): boolean {
+    this.spell(pair, undefined)
     if (!super.delete(pair)) return false
-    this.changes++
     this.order?.delete(pair)
     this.urns?.delete(urnEntry(pair))
     if (this.suggestions) for (const entry of suggestionEntries(pair)) this.suggestions.delete(entry)
@@ -191,6 +201,37 @@ export class PairsCopy extends LexiconCopy {
       return found.length < limit
     })
     return found
+  }
+
+  /**
+   * The spellings of `value` (lower-cased) in its documents, each once, in the pairs' order (by urn); with `keep`,
+   * in those of its documents `keep` takes (by number). Read from the value's pairs, so a value many documents share
+   * costs a comparison per document the first time it is asked (and after each change of its pairs), then nothing.
+   */
+  spellingsOf(value: string, keep?: (number: number) => boolean): string[] {
+    const known = keep ? undefined : this.spelled.get(value)
+    if (known) return known
+    const found = new Set<string>()
+    const from = `${value}\u0000`
+    this.valueOrder().scan(from, (pair) => {
+      if (!pair.startsWith(from)) return false
+      if (!keep || keep(pairNumber(pair))) found.add(this.originals.get(pair) ?? value)
+      return true
+    })
+    const list = [...found]
+    if (!keep) {
+      if (this.spelled.size >= MAX_SPELLED) this.spelled.clear()
+      this.spelled.set(value, list)
+    }
+    return list
+  }
+
+  /** Records a pair's spelling (none: its value's), and forgets the spellings of its value worked out before. */
+  private spell(pair: string, original: string | undefined): void {
+    const value = pairValue(pair)
+    if (original !== undefined && original !== value) this.originals.set(pair, original)
+    else if (this.originals.size > 0) this.originals.delete(pair)
+    if (this.spelled.size > 0) this.spelled.delete(value)
   }
 
   /** Stops the counts by block following the facet values (this copy was replaced). */

@@ -45,13 +45,14 @@
                                                            (KLINK: the posting's first member; ZADD: a new
                                                            member) or removed it (KUNLINK: the posting emptied;
                                                            ZREM), logs {f field, v value, p 1|0}
-             PAIRLOG log origin docs field value urn present maxlen changed  logs {f field, v value, u urn, d
-                                                           urn's document number (from docs), p present}: urn's
-                                                           document has (1) or no longer has (0) value in a paired
-                                                           field (one without postings); only when `changed` is 1
-                                                           (the document had another value) or this run gave the
-                                                           document its number (a restated document whose pairs
-                                                           stand logs nothing)
+             PAIRLOG log origin docs field value urn present maxlen changed original  logs {f field, v value,
+                                                           u urn, d urn's document number (from docs), p present,
+                                                           o original when not ''}: urn's document has (1), written
+                                                           `original` when that is not `value`, or no longer has
+                                                           (0) value in a paired field (one without postings); only
+                                                           when `changed` is 1 (the document had another value or
+                                                           spelling) or this run gave the document its number (a
+                                                           restated document whose pairs stand logs nothing)
              WORDLOG log origin docs hash urn words maxlen  HSET hash <urn's document number (from docs)>
                                                            `urn \0 words` (HDEL when words is ''), and logs {u urn,
                                                            d number, w words}: the document's words and their
@@ -270,7 +271,12 @@ for _ = 1, n do
       if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
     elseif cmd == 'PAIRLOG' then
       if a[9] == '1' or numbered[a[3] .. '\0' .. a[6]] then
-        logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7])
+        local number = docNumber(a[3], a[6]) or ''
+        if a[10] ~= '' then
+          logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', number, 'p', a[7], 'o', a[10])
+        else
+          logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', number, 'p', a[7])
+        end
       end
     elseif cmd == 'WORDLOG' then
       local number = docNumber(a[3], a[5])

@@ -231,6 +231,20 @@ for (const { name, overrides } of engines) {
     assert.is(bad.status, 400)
     assert.is(bad.body.code, 'INVALID_FILTER')
   })
+  cat('autocomplete shows every spelling of a name, however many documents share it, as it is written now', async ({ svc }) => {
+    const flow = (k: number) => `urn:svc:dataFlow:(airflow,spellzz_${k},PROD)`
+    const name = (k: number, value: string) => propose(svc, 'dataFlow', flow(k), 'dataFlowInfo', { name: value })
+    for (let k = 0; k < 6; k++) assert.is((await name(k, 'spellzz orders')).status, 200)
+    assert.is((await name(6, 'Spellzz Orders')).status, 200)
+    const ac = async (filter?: unknown) => ((await svc.call('POST', '/entities?action=autocomplete', { query: 'spellzz ord', entity: 'dataFlow', limit: 10, ...(filter ? { filter } : {}) })).body.value.suggestions as string[]).sort()
+    assert.equal(await ac(), ['Spellzz Orders', 'spellzz orders'])
+    assert.is((await name(6, 'SPELLZZ ORDERS')).status, 200)
+    assert.equal(await ac(), ['SPELLZZ ORDERS', 'spellzz orders'])
+    // With a filter, the spellings of the documents it keeps: the copies' (a name) and the script's (the urn).
+    assert.equal(await ac({ or: [{ and: [{ field: 'name', value: 'SPELLZZ ORDERS', condition: 'EQUAL' }] }] }), ['SPELLZZ ORDERS', 'spellzz orders'])
+    assert.equal(await ac({ or: [{ and: [{ field: 'urn', value: flow(6), condition: 'EQUAL' }] }] }), ['SPELLZZ ORDERS'])
+    assert.equal(await ac({ or: [{ and: [{ field: 'urn', value: flow(6), condition: 'EQUAL', negated: true }] }] }), ['spellzz orders'])
+  })
   cat('an empty value or `_` matches nothing (negated: everything), on any field, in a filter, a field:value or an autocomplete\'s filter', async ({ svc }) => {
     const all = ((await search(svc, { input: '*', entity: 'dataset', count: 100 })).body.value.entities as string[]).sort()
     const found = async (body: Record<string, unknown>) => {
