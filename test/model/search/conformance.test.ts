@@ -285,6 +285,10 @@ for (const { name, overrides } of engines) {
     assert.equal((await search(svc, where('EQUAL', 5))).body.value.entities, ['urn:svc:post:n5'])
     assert.equal((await search(svc, where('LESS_THAN_OR_EQUAL_TO', '5'))).body.value.entities, ['urn:svc:post:n0', 'urn:svc:post:n5'])
     assert.equal((await search(svc, where('LESS_THAN', '-1.5'))).body.value.entities, [])
+    // As `field:value` the value is matched as written, a number or not.
+    const asText = async (input: string) => { const res = await search(svc, { input, entity: 'post', count: 10 }); return [res.status, res.body.value?.entities] }
+    assert.equal(await asText('created:5'), [200, ['urn:svc:post:n5']])
+    assert.equal(await asText('created:abc'), [200, []])
   })
   cat('browse: groups and counts at every level', async ({ svc }) => {
     const browse = async (path: string) => (await svc.call('POST', '/entities?action=browse', { path, entity: 'dataset', start: 0, limit: 10 })).body.value
