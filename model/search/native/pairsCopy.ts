@@ -212,9 +212,9 @@ export class PairsCopy extends LexiconCopy {
     const known = keep ? undefined : this.spelled.get(value)
     if (known) return known
     const found = new Set<string>()
-    const from = `${value}\u0000`
+    const [from, within] = stretchOf('EQUAL', value)
     this.valueOrder().scan(from, (pair) => {
-      if (!pair.startsWith(from)) return false
+      if (!within(pair)) return false
       if (!keep || keep(pairNumber(pair))) found.add(this.originals.get(pair) ?? value)
       return true
     })

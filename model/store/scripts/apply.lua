@@ -271,12 +271,9 @@ for _ = 1, n do
       if lexiconChange then logChange(a[1], a[2], a[5], 'f', a[3], 'v', a[4], 'p', lexiconChange) end
     elseif cmd == 'PAIRLOG' then
       if a[9] == '1' or numbered[a[3] .. '\0' .. a[6]] then
-        local number = docNumber(a[3], a[6]) or ''
-        if a[10] ~= '' then
-          logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', number, 'p', a[7], 'o', a[10])
-        else
-          logChange(a[1], a[2], a[8], 'f', a[4], 'v', a[5], 'u', a[6], 'd', number, 'p', a[7])
-        end
+        local entry = { 'f', a[4], 'v', a[5], 'u', a[6], 'd', docNumber(a[3], a[6]) or '', 'p', a[7] }
+        if a[10] ~= '' then entry[11], entry[12] = 'o', a[10] end
+        logChange(a[1], a[2], a[8], unpack(entry))
       end
     elseif cmd == 'WORDLOG' then
       local number = docNumber(a[3], a[5])

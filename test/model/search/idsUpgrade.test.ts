@@ -6,8 +6,14 @@
  */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { startService } from '../../helpers/service.ts'
+import { startService, type TestService } from '../../helpers/service.ts'
 import { deleteKeys } from '../../helpers/store.ts'
+
+/** Writes a dataset's datasetProperties with `name` (its displayName; its name is its key's). */
+const nameDataset = (svc: TestService, urn: string, name: string) => svc.call('POST', '/aspects?action=ingestProposal', { proposal: {
+  entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'datasetProperties',
+  aspect: { contentType: 'application/json', value: JSON.stringify({ name }) },
+} })
 
 test('a format-3 index gets its ids lists from the lexicons, and a value is found by its id again', async () => {
   const svc = await startService({ searchEngine: 'native' })
@@ -42,10 +48,7 @@ test('a format-4 index loses its autocomplete entries, and autocomplete reads th
   const svc = await startService({ searchEngine: 'native' })
   try {
     const urn = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,SalesUpgrade.Orders,PROD)'
-    assert.is((await svc.call('POST', '/aspects?action=ingestProposal', { proposal: {
-      entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'datasetProperties',
-      aspect: { contentType: 'application/json', value: JSON.stringify({ name: 'Sales Upgrade Orders' }) },
-    } })).status, 200)
+    assert.is((await nameDataset(svc, urn, 'Sales Upgrade Orders')).status, 200)
     const { redis, keys, engine } = svc.gateway.model
     // What a format-4 index has beside this one's: a sorted set of suggestion entries per type and shard.
     const ac = keys.nativeIndex(keys.shardOf(urn), 'dataset', 'ac')
@@ -66,10 +69,7 @@ test('a format-5 index loses the postings, bitmaps and lexicons of its names, an
   const svc = await startService({ searchEngine: 'native' })
   try {
     const urn = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,PairsUpgrade.Orders,PROD)'
-    assert.is((await svc.call('POST', '/aspects?action=ingestProposal', { proposal: {
-      entityType: 'dataset', entityUrn: urn, changeType: 'UPSERT', aspectName: 'datasetProperties',
-      aspect: { contentType: 'application/json', value: JSON.stringify({ name: 'Pairs Upgrade Orders' }) },
-    } })).status, 200)
+    assert.is((await nameDataset(svc, urn, 'Pairs Upgrade Orders')).status, 200)
     const { redis, keys, engine } = svc.gateway.model
     // What a format-5 index has beside this one's, for each paired field's value: a posting, its bitmap once large,
     // and the value in the field's lexicon; none of it is written any more.
