@@ -68,7 +68,7 @@ export interface ItemResult {
   changes: number
   /** The item removed the whole entity (the edges others hold to it are dropped next). */
   hardDeleted?: boolean
-  /** restate: rows restored, and rows asked for that are not stored (dropped from the row list). */
+  /** restate: rows restored, and rows asked for that are no longer stored. */
   restored?: number
   missing?: number
   /** Set when the item was refused; it changed nothing. */

@@ -1,9 +1,10 @@
 /**
  * Moving a store written before shards (layout 1) to the sharded layout, in place on its server: every entity's
  * aspects, versions, meta and timeseries are copied to its shard's keys (DUMP/RESTORE, byte for byte), the row
- * list, run records and change log are split by shard (change-log entries keep their ids and order), the layout
- * record is written, and then the caller rebuilds the indexes (restore, applied by workers) and removes the old
- * keys. Every step can run again: an interrupted migration is finished by running it again.
+ * list becomes each shard's entity list, run records and change log are split by shard (change-log entries keep
+ * their ids and order), the layout record is written, and then the caller rebuilds the indexes (restore, applied
+ * by workers) and removes the old keys. Every step can run again: an interrupted migration is finished by running
+ * it again.
  */
 import { legacyKeys, parseLegacyEntityKey } from '../store/legacyLayout.ts'
 import { LAYOUT_VERSION, SEP, type Keys } from '../store/keys.ts'
@@ -51,10 +52,13 @@ export async function copyLegacyData(redis: RedisClient, keys: Keys): Promise<Mi
     }
   })
   counts.entities = entities.size
-  // Rows, by shard.
+  // The rows' entities, by shard.
   for (let offset = 0; ; offset += 5000) {
     const members = await redis.zrange(old.rows, offset, offset + 4999)
-    for (const member of members) await redis.zadd(keys.rows(keys.shardOf(member.slice(0, member.indexOf(SEP)))), 0, member)
+    for (const member of members) {
+      const urn = member.slice(0, member.indexOf(SEP))
+      await redis.zadd(keys.entities(keys.shardOf(urn)), 0, urn)
+    }
     counts.rows += members.length
     if (members.length < 5000) break
   }

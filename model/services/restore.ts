@@ -10,14 +10,12 @@ import type { Model } from './runtime.ts'
 import { SEP } from '../store/keys.ts'
 import { scanKeysMatching } from '../store/redis.ts'
 import { parseUrn } from '../urn.ts'
+import { selectRows, type RowFilters } from './restoreRows.ts'
 
 /** Applies write items through the queues and waits for them (the gateway's writer, or the CLI's). */
 export type Submit = (items: WriteItem[]) => Promise<ItemResult[]>
 
-export interface RestoreArgs {
-  urn?: string
-  aspect?: string
-  urnLike?: string
+export interface RestoreArgs extends RowFilters {
   start: number
   /**
    * The last row (`urn SEP aspect`) of the batch before, when known: the batch is then the rows after it, which each
@@ -34,7 +32,7 @@ export interface RestoreResult {
   rowsRestored: number
   /** Entities whose indexes were restated. */
   entitiesRestored: number
-  /** Rows that did not resolve (unknown urn or entity type, aspect missing from storage): dropped from the row list. */
+  /** Rows that did not resolve (unknown urn or entity type, aspect gone from storage by the time it was restated). */
   ignored: number
   /** `start` for the next batch, or null when this batch reached the end. */
   nextStart: number | null
@@ -45,100 +43,17 @@ export interface RestoreStep extends RestoreResult {
   last: string | null
 }
 
-/** An SQL LIKE pattern (`%` any run, `_` one character, `\` escapes) as a regular expression. */
-export function likeToRegExp(pattern: string): RegExp {
-  let source = ''
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!
-    if (c === '\\' && i + 1 < pattern.length) source += pattern[++i]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-    else if (c === '%') source += '[\\s\\S]*'
-    else if (c === '_') source += '[\\s\\S]'
-    else source += c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-  }
-  return new RegExp(`^${source}$`)
-}
-
-/** The literal prefix of a LIKE pattern (everything before its first wildcard). */
-export function likePrefix(pattern: string): string {
-  let prefix = ''
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!
-    if (c === '%' || c === '_') break
-    prefix += c === '\\' && i + 1 < pattern.length ? pattern[++i]! : c
-  }
-  return prefix
-}
-
-const SCAN_CHUNK = 2000
-
-/**
- * One shard's rows that match, in order, until `want` matched (or the shard ends); and how many were examined.
- * Every command is bounded by the rows it returns, however deep `skip` is (the row list holds millions at a million
- * entities, and `ZRANGEBYLEX ... LIMIT skip` walks the skipped rows one by one: ~0.2 us each): unfiltered rows are
- * read by rank (`ZLEXCOUNT` finds where the range begins, `ZRANGE` by index reads from there), filtered ones in
- * chunks that each begin after the last row read; after a known row (`after`: the last of the batch before), both
- * from that row on, by range.
- */
-async function shardRows(model: Model, shard: number, prefix: string, matches: (urn: string, aspect: string) => boolean, skip: number, want: number, filtered: boolean, after?: string): Promise<{ rows: string[]; scanned: number }> {
-  const key = model.keys.rows(shard)
-  if (after !== undefined && !filtered) {
-    const rows = await model.redis.zrangebylex(key, `(${after}`, prefix ? `[${prefix}\xff` : '+', 'LIMIT', 0, want)
-    return { rows, scanned: rows.length }
-  }
-  if (!filtered) {
-    const first = prefix ? await model.redis.zlexcount(key, '-', `(${prefix}`) : 0
-    const rows = (await model.redis.zrange(key, first + skip, first + skip + want - 1)).filter((row) => row.startsWith(prefix))
-    return { rows, scanned: rows.length }
-  }
-  const rows: string[] = []
-  let scanned = 0
-  const max = prefix ? `[${prefix}\xff` : '+'
-  const from = after !== undefined && (!prefix || after >= prefix) ? `(${after}` : prefix ? `[${prefix}` : '-'
-  for (let min = from; rows.length < want;) {
-    const chunk = await model.redis.zrangebylex(key, min, max, 'LIMIT', 0, SCAN_CHUNK)
-    for (const member of chunk) {
-      scanned++
-      const cut = member.indexOf(SEP)
-      if (matches(member.slice(0, cut), member.slice(cut + 1))) rows.push(member)
-      if (rows.length === want) break
-    }
-    if (chunk.length < SCAN_CHUNK) break
-    min = `(${chunk[chunk.length - 1]!}`
-  }
-  return { rows, scanned }
-}
-
-/** Selects the batch of rows: `[urn, aspect]` pairs after skipping `start` matching rows, in (urn, aspect) order. */
-async function selectRows(model: Model, args: RestoreArgs): Promise<{ rows: [string, string][]; scanned: number; more: boolean }> {
-  const prefix = args.urn !== undefined ? `${args.urn}${SEP}` : args.urnLike !== undefined ? likePrefix(args.urnLike) : ''
-  // A pattern that is a literal prefix and a final % is a plain range of rows: no per-row test, direct offsets.
-  const prefixOnly = args.urnLike !== undefined && args.urnLike === `${likePrefix(args.urnLike).replace(/[%_\\]/g, '\\$&')}%`
-  const like = args.urnLike !== undefined && !prefixOnly ? likeToRegExp(args.urnLike) : undefined
-  const matches = (urn: string, aspect: string): boolean =>
-    (args.urn === undefined || urn === args.urn) && (args.aspect === undefined || aspect === args.aspect) && (!like || like.test(urn))
-  const filtered = like !== undefined || args.aspect !== undefined
-  // After a known row, every shard gives its next batch+1; without one, one shard can skip `start` itself, and
-  // several each give their first start+batch+1 (a resumed run's first batch), merged in one order.
-  const keyed = args.after !== undefined
-  const single = keyed || (model.keys.shards === 1 && !filtered)
-  const want = single ? args.batchSize + 1 : args.start + args.batchSize + 1
-  const parts = await Promise.all(model.keys.allShards().map((shard) => shardRows(model, shard, prefix, matches, single && !keyed ? args.start : 0, want, filtered, args.after)))
-  const merged = parts.flatMap((p) => p.rows).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  const page = single ? merged : merged.slice(args.start)
-  const rows = page.slice(0, args.batchSize).map((member): [string, string] => {
-    const cut = member.indexOf(SEP)
-    return [member.slice(0, cut), member.slice(cut + 1)]
-  })
-  return { rows, scanned: parts.reduce((n, p) => n + p.scanned, 0), more: page.length > args.batchSize }
-}
-
 /** A batch of rows as restate items: one per entity, applied by the workers. */
 interface Batch { items: WriteItem[]; rows: number; scanned: number; ignored: number; more: boolean; last: string | null }
 
 async function selectBatch(model: Model, args: RestoreArgs): Promise<Batch> {
-  const { rows, scanned, more } = await selectRows(model, args)
+  const { rows, scanned, more, empty } = await selectRows(model, args)
   const byUrn = new Map<string, string[]>()
   for (const [urn, aspect] of rows) byUrn.set(urn, [...(byUrn.get(urn) ?? []), aspect])
+  // An entity with no latest aspect left (listed, or the one urn asked for) is restated with no rows: its index
+  // entries go.
+  for (const urn of empty) byUrn.set(urn, [])
+  if (args.urn !== undefined && rows.length === 0 && args.start === 0 && await model.redis.exists(model.keys.latest(args.urn)) === 0) byUrn.set(args.urn, [])
   const items: WriteItem[] = []
   let ignored = 0
   for (const [urn, aspects] of byUrn) {
@@ -161,7 +76,7 @@ function batchResult(batch: Batch, start: number, results: ItemResult[]): Restor
     rowsRestored: results.reduce((n, r) => n + (r.restored ?? 0), 0),
     entitiesRestored: batch.items.length,
     ignored: batch.ignored + missing,
-    // Rows of aspects no longer stored were dropped from the row list, so the rows after them moved up by as many.
+    // Rows of aspects no longer stored are gone, so the rows after them moved up by as many.
     nextStart: batch.more ? start + batch.rows - missing : null,
     last: batch.last,
   }

@@ -1,16 +1,20 @@
 /**
  * Every Redis key the service uses, built in one place. The data is cut into shards (model/store/shards.ts):
  * every key derived from an entity carries its shard's hash tag (`<prefix>{<tag>}:...`), and so do the per-shard
- * indexes, row lists, change logs and run records, so one entity's whole change lies in one cluster slot. Only a
+ * indexes, entity lists, change logs and run records, so one entity's whole change lies in one cluster slot. Only a
  * few keys are catalogue-wide (tokens, the layout record); the write queues carry their own hash tags.
  */
 import { shardOf, shardTags } from './shards.ts'
 
-/** Separator inside composite members (row = urn + SEP + aspect); sorts before every printable character. */
+/** Separator inside composite members (a row of restore = urn + SEP + aspect); sorts before every printable character. */
 export const SEP = '\u0000'
 
-/** Version of the key layout; the layout record says which one a store uses (ops/cli/migrate.ts moves older ones). */
-export const LAYOUT_VERSION = 2
+/**
+ * Version of the key layout; the layout record says which one a store uses. Layout 1 (before shards) is moved by
+ * ops/cli/migrate.ts; layout 2 (a row list of every latest aspect, `rows`) is brought to 3 at start-up
+ * (model/store/entityListUpgrade.ts).
+ */
+export const LAYOUT_VERSION = 3
 
 export class Keys {
   readonly prefix: string
@@ -75,8 +79,13 @@ export class Keys {
   edgesIn(shard: number, target: string, relationship: string): string { return `${this.shardPrefix(shard)}in:${relationship}:${target}` }
 
   // ---- per shard -------------------------------------------------------------------------------------------------
-  /** Sorted set (score 0): `urn SEP aspect` for every stored latest aspect of the shard: the rows restore walks. */
-  rows(shard: number): string { return `${this.shardPrefix(shard)}rows` }
+  /**
+   * Sorted set (score 0, urn order): every entity of the shard with a stored latest aspect. Restore walks its rows
+   * from it: each entity's aspects are the fields of its latest hash, in name order (model/services/restoreRows.ts).
+   */
+  entities(shard: number): string { return `${this.shardPrefix(shard)}entities` }
+  /** The row list of layout 2 (`urn SEP aspect` of every latest aspect), read only to bring a store to layout 3. */
+  rowList(shard: number): string { return `${this.shardPrefix(shard)}rows` }
   /** Stream: the shard's MetadataChangeLog, one entry per applied change, in order per entity. */
   changeLog(shard: number): string { return `${this.shardPrefix(shard)}mcl` }
   /** Set: `urn SEP aspect` written by a run in the shard (for rollback). */

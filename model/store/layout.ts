@@ -3,6 +3,7 @@
  * start-up, so a deployment never writes one store with two shard counts, and a store made before sharding is
  * moved (ops/cli/migrate.ts) before anything writes to it.
  */
+import { foldRowLists } from './entityListUpgrade.ts'
 import { LAYOUT_VERSION, type Keys } from './keys.ts'
 import type { RedisClient } from './redis.ts'
 
@@ -16,7 +17,15 @@ export async function hasLegacyData(redis: RedisClient, prefix: string): Promise
   return (await Promise.all(legacyMarkers(prefix).map((k) => redis.exists(k)))).some((n) => n > 0)
 }
 
-/** Records the layout on a new store, or checks it on an existing one; throws LayoutError with what to do. */
+/** Whether any shard holds a row list of layout 2 (entityListUpgrade.ts). */
+async function hasRowList(redis: RedisClient, keys: Keys): Promise<boolean> {
+  return (await Promise.all(keys.allShards().map((shard) => redis.exists(keys.rowList(shard))))).some((n) => n > 0)
+}
+
+/**
+ * Records the layout on a new store, or checks it on an existing one (bringing layout 2 to 3 in place); throws
+ * LayoutError with what to do.
+ */
 export async function ensureLayout(redis: RedisClient, keys: Keys): Promise<void> {
   const recorded = await redis.hgetall(keys.layout())
   if (await hasLegacyData(redis, keys.prefix)) {
@@ -29,10 +38,16 @@ export async function ensureLayout(redis: RedisClient, keys: Keys): Promise<void
     await redis.hsetnx(keys.layout(), 'shards', String(keys.shards))
     return ensureLayout(redis, keys)
   }
-  if (Number(recorded.version) !== LAYOUT_VERSION) {
+  const version = Number(recorded.version)
+  if (version !== LAYOUT_VERSION && version !== 2) {
     throw new LayoutError(`the store under KEY_PREFIX "${keys.prefix}" has key layout ${recorded.version}; this version reads layout ${LAYOUT_VERSION}`)
   }
   if (Number(recorded.shards) !== keys.shards) {
     throw new LayoutError(`the store under KEY_PREFIX "${keys.prefix}" is cut into ${recorded.shards} shards but SHARDS is ${keys.shards}: set SHARDS=${recorded.shards} (the shard count is fixed per store)`)
+  }
+  if (version === 2 || await hasRowList(redis, keys)) {
+    const rows = await foldRowLists(redis, keys)
+    await redis.hset(keys.layout(), 'version', String(LAYOUT_VERSION))
+    process.stderr.write(`the store under KEY_PREFIX "${keys.prefix}" was brought from key layout ${recorded.version} to ${LAYOUT_VERSION}: its row lists (${rows} rows) became entity lists\n`)
   }
 }

@@ -55,8 +55,8 @@ const MERGEABLE = new Set(['HSET', 'HDEL', 'ZADD', 'ZREM', 'SADD', 'SREM'])
 /**
  * The same ops with those of one mergeable command on one key joined into the first of them, where no op between
  * them names that key (so moving the later one up changes nothing any op reads): an entity's aspects (one HSET of
- * several fields), its rows, its autocomplete entries (one ZADD each). An op followed by LEXLOG stays alone, as
- * LEXLOG reads whether that op added or removed its one member. Fewer commands for the script to run: each costs
+ * several fields), its outgoing edges of one type (one ZADD of several members). An op followed by LEXLOG stays
+ * alone, as LEXLOG reads whether that op added or removed its one member. Fewer commands for the script to run: each costs
  * Redis a few microseconds beyond its own work, and a new dataset's apply had ~77. The ops given are not changed
  * (an op is copied before another joins it).
  */

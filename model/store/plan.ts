@@ -53,14 +53,14 @@ function storageOps(ctx: PlanContext, change: EntityChange): Op[] {
   const ops: Op[] = change.steps.flatMap((step) => stepOps(keys, urn, step))
   const before = change.before.latest
   for (const [aspect, env] of change.latest) {
-    if (before.get(aspect) === env) continue
-    ops.push(['HSET', keys.latest(urn), aspect, JSON.stringify(env)])
-    if (!before.has(aspect)) ops.push(['ZADD', keys.rows(shard), '0', `${urn}${SEP}${aspect}`])
+    if (before.get(aspect) !== env) ops.push(['HSET', keys.latest(urn), aspect, JSON.stringify(env)])
   }
   for (const aspect of before.keys()) {
-    if (change.latest.has(aspect)) continue
-    ops.push(['HDEL', keys.latest(urn), aspect], ['ZREM', keys.rows(shard), `${urn}${SEP}${aspect}`])
+    if (!change.latest.has(aspect)) ops.push(['HDEL', keys.latest(urn), aspect])
   }
+  // The entity list (restore's rows) names the entities that have a latest aspect.
+  if (before.size === 0 && change.latest.size > 0) ops.push(['ZADD', keys.entities(shard), '0', urn])
+  else if (before.size > 0 && change.latest.size === 0) ops.push(['ZREM', keys.entities(shard), urn])
   for (const [aspect, version] of change.versions) {
     if (change.before.versions.get(aspect) !== version) ops.push(['HSET', keys.meta(urn), `v:${aspect}`, String(version)])
   }

@@ -1,7 +1,7 @@
 /**
  * Restating an entity (restore indices), pure: from what the index holds for it now and its stored rows, the ops
- * that make its search document, browse entries, outgoing edges (with their incoming entries) and row entries
- * agree with its latest aspects again, plus one RESTATE change-log entry per restored row. Every add is
+ * that make its search document, browse entries, outgoing edges (with their incoming entries) and its entry in the
+ * entity list agree with its latest aspects again, plus one RESTATE change-log entry per restored row. Every add is
  * idempotent, so lost entries come back; when the stored document differs from the derived one, what it listed
  * is removed first.
  */
@@ -47,10 +47,10 @@ export function restateOps(ctx: PlanContext, parsed: ParsedUrn, indexed: Indexed
     ...browseOps(keys, entity.name, urn, null, doc),
     ...edgeOps(keys, urn, derived, indexed.outEdges.filter((e) => !derivedIds.has(`${e.type}${SEP}${e.target}`))),
   )
-  for (const aspect of missing) ops.push(['ZREM', keys.rows(shard), `${urn}${SEP}${aspect}`])
+  // The entity list names it while it has a latest aspect (an entry lost is restored, one left over dropped).
+  ops.push(indexed.latest.size > 0 ? ['ZADD', keys.entities(shard), '0', urn] : ['ZREM', keys.entities(shard), urn])
   for (const aspect of restored) {
     const env = indexed.latest.get(aspect)!
-    ops.push(['ZADD', keys.rows(shard), '0', `${urn}${SEP}${aspect}`])
     ops.push(['XADD', keys.changeLog(shard), 'MAXLEN', '~', String(ctx.changeLogMaxLen), '*',
       'entityType', entity.name, 'entityUrn', urn, 'changeType', 'RESTATE', 'aspectName', aspect,
       'aspect', JSON.stringify(env.value), 'systemMetadata', JSON.stringify(env.systemMetadata ?? {}),

@@ -31,10 +31,10 @@ export async function rawPipelinedHset(url: string, total = 200_000): Promise<nu
 /** The apply script with a typical proposal's op list (about 20 ops), `clients` calls in flight: calls/s. */
 export async function evalshaApply(url: string, clients: number, total = 50_000): Promise<number> {
   const redis = new Redis(url)
-  // One shard's keys (one hash tag), as a real apply's: entity keys, rows, document, postings, change log.
+  // One shard's keys (one hash tag), as a real apply's: entity keys, entity list, document, postings, change log.
   const ops = (k: number): Op[] => [
     ['HSET', `bench:e:{s0}:a:${k}`, 'datasetProperties', JSON.stringify({ value: { name: `n${k}`, description: 'd'.repeat(80) } })],
-    ['ZADD', 'bench:e:{s0}:rows', '0', `urn${k}\u0000datasetProperties`],
+    ['ZADD', 'bench:e:{s0}:entities', '0', `urn${k}`],
     ['HSET', `bench:e:{s0}:doc:${k}`, 'urn', `urn${k}`, 'd', '{"name":["n"]}'],
     ...Array.from({ length: 8 }, (_, t): Op => ['ZLINK', `bench:e:{s0}:tok:t${t}`, '1', `urn${k}`, 'bench:e:{s0}:toks', `t${t}`]),
     ...Array.from({ length: 6 }, (_, t): Op => ['LINK', `bench:e:{s0}:kw:f${t}`, `urn${k}`, 'bench:e:{s0}:vals', `v${t}`]),

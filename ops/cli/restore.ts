@@ -6,9 +6,9 @@
  * complete, in order, so an interrupted run continues with `--resume`; `--rebuild` first deletes every index key
  * and ends by sweeping orphaned entries.
  */
-import { indexKeyPatterns, likePrefix, restoreFrom, sweepOrphans } from '../../model/services/restore.ts'
-import type { Model } from '../../model/services/runtime.ts'
-import { SEP, type Keys } from '../../model/store/keys.ts'
+import { indexKeyPatterns, restoreFrom, sweepOrphans } from '../../model/services/restore.ts'
+import { estimateRows, type RowFilters } from '../../model/services/restoreRows.ts'
+import type { Keys } from '../../model/store/keys.ts'
 import { scanKeysMatching, type RedisClient } from '../../model/store/redis.ts'
 import { parse, positiveInt, UsageError } from './args.ts'
 import { formatRate, startProgress } from './progress.ts'
@@ -17,14 +17,13 @@ import { withSubmit } from './submit.ts'
 
 export const usage = 'restore [--urn U] [--urnLike P] [--aspect A] [--batch-size N] [--rebuild] [--resume]'
 
-interface Filters { urn?: string; urnLike?: string; aspect?: string }
 /** What is saved between batches: the next batch's row number and the last row restored (absent in older cursors). */
-interface Cursor extends Filters { start: number; after?: string; rebuild: boolean }
+interface Cursor extends RowFilters { start: number; after?: string; rebuild: boolean }
 
 /** Where the cursor lives; built from the model's key prefix (not a service key, so not in keys.ts). */
 export const cursorKey = (keys: Keys): string => `${keys.prefix}ops:restore:cursor`
 
-const sameFilters = (a: Filters, b: Filters) => a.urn === b.urn && a.urnLike === b.urnLike && a.aspect === b.aspect
+const sameFilters = (a: RowFilters, b: RowFilters) => a.urn === b.urn && a.urnLike === b.urnLike && a.aspect === b.aspect
 
 /** Deletes every key matching the patterns on every master (one SCAN for all of them, UNLINK); answers how many. */
 export async function deleteKeys(redis: RedisClient, patterns: string[]): Promise<number> {
@@ -35,15 +34,6 @@ export async function deleteKeys(redis: RedisClient, patterns: string[]): Promis
   return deleted
 }
 
-/** How many rows the filters can select at most (exact without `urnLike` wildcards and `aspect`), over every shard. */
-async function rowEstimate(model: Model, f: Filters): Promise<number> {
-  const prefix = f.urn !== undefined ? `${f.urn}${SEP}` : f.urnLike !== undefined ? likePrefix(f.urnLike) : ''
-  const counts = await Promise.all(model.keys.allShards().map((shard) => prefix
-    ? model.redis.zlexcount(model.keys.rows(shard), `[${prefix}`, `[${prefix}\xff`)
-    : model.redis.zcard(model.keys.rows(shard))))
-  return counts.reduce((a, b) => a + b, 0)
-}
-
 /** Runs the command; answers the exit code. */
 export async function run(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
@@ -51,7 +41,7 @@ export async function run(argv: string[]): Promise<number> {
     rebuild: { type: 'boolean', default: false }, resume: { type: 'boolean', default: false },
   }, { min: 0, max: 0 })
   const batchSize = positiveInt(values['batch-size'], 'batch-size', 1000)
-  const given: Filters = { urn: values.urn, urnLike: values.urnLike, aspect: values.aspect }
+  const given: RowFilters = { urn: values.urn, urnLike: values.urnLike, aspect: values.aspect }
   const filtered = given.urn !== undefined || given.urnLike !== undefined || given.aspect !== undefined
   if (values.rebuild && filtered) throw new UsageError('--rebuild deletes every index, so it restores every row: it takes no --urn, --urnLike or --aspect')
 
@@ -81,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
       process.stdout.write(`deleted ${deleted} index keys\n`)
     }
 
-    const progress = startProgress('restore', Math.max(0, (await rowEstimate(model, filters)) - start))
+    const progress = startProgress('restore', Math.max(0, (await estimateRows(model, filters)) - start))
     let rows = 0
     let scanned = 0
     let entities = 0

@@ -165,8 +165,8 @@ t('a whole restore goes on from the last row restored in every shard: each row o
   const names = Array.from({ length: 30 }, (_, i) => `restoreshard_${String(i).padStart(2, '0')}`)
   for (const name of names) assert.is((await propose(svc, ds(name), 'datasetProperties', { name })).status, 200)
   const prefix = 'urn:svc:dataset:(urn:svc:dataPlatform:hive,restoreshard_'
-  const rows = (await Promise.all(model.keys.allShards().map((shard) => model.redis.zrangebylex(model.keys.rows(shard), `[${prefix}`, `[${prefix}\xff`))))
-    .flat().sort()
+  const urns = (await Promise.all(model.keys.allShards().map((shard) => model.redis.zrangebylex(model.keys.entities(shard), `[${prefix}`, `[${prefix}\xff`)))).flat()
+  const rows = (await Promise.all(urns.map(async (urn) => (await model.redis.hkeys(model.keys.latest(urn))).map((aspect) => `${urn}\u0000${aspect}`)))).flat().sort()
   assert.ok(rows.length >= 60, `${rows.length} rows`)
   const steps: RestoreStep[] = []
   const restored = await withSubmit(model, (submit) => restoreFrom(model, submit, { urnLike: `${prefix}%`, start: 0, batchSize: 7 }, (step) => { steps.push(step) }))

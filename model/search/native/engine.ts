@@ -251,8 +251,8 @@ export class NativeEngine implements SearchEngine {
       process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was brought from format ${recorded} to ${NATIVE_INDEX_FORMAT}: ${listed} urn values listed by their id, ${dropped} sets of autocomplete entries dropped, the postings of ${names} names dropped\n`)
       return this.markRebuilt()
     }
-    const rows = await Promise.all(this.keys.allShards().map((shard) => this.redis.zcard(this.keys.rows(shard))))
-    if (rows.some((n) => n > 0)) {
+    const entities = await Promise.all(this.keys.allShards().map((shard) => this.redis.zcard(this.keys.entities(shard))))
+    if (entities.some((n) => n > 0)) {
       process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was written by an earlier version (format ${recorded ?? 1}, this one reads ${NATIVE_INDEX_FORMAT}): rebuild it with \`npm run svc -- restore --rebuild\`\n`)
       return
     }
