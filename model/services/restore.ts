@@ -5,6 +5,7 @@
  * any other write, under the entity's compare-and-set (model/store/planRestate.ts): only workers change what is
  * stored for an entity. Every restored row is logged to the change log as a RESTATE.
  */
+import { createHash } from 'node:crypto'
 import type { ItemResult, WriteItem } from '../jobs.ts'
 import type { Model } from './runtime.ts'
 import { SEP } from '../store/keys.ts'
@@ -82,10 +83,26 @@ function batchResult(batch: Batch, start: number, results: ItemResult[]): Restor
   }
 }
 
-/** Restores one batch of rows (route 11 and the ops command): one restate item per entity, applied by the workers. */
+/** How long the row a batch ended at is kept for the call that goes on from its `nextStart`. */
+const CONTINUATION_SECONDS = 3600
+
+/** The continuation key of a selection's `start` (its filters digested: a urn or pattern can be long). */
+function continuationKey(model: Model, args: RestoreArgs, start: number): string {
+  const filters = createHash('sha1').update(JSON.stringify([args.urn ?? null, args.urnLike ?? null, args.aspect ?? null])).digest('hex')
+  return model.keys.restoreContinuation(filters, start)
+}
+
+/**
+ * Restores one batch of rows (route 11 and the ops command): one restate item per entity, applied by the workers.
+ * Clients page with `start` (upstream's restore job does): the row each batch ended at is kept (an hour, in Redis,
+ * so any gateway finds it), and a call whose `start` is a `nextStart` answered before reads on from that row, in
+ * commands bounded by its batch; any other `start` is walked to from the first row.
+ */
 export async function restoreIndices(model: Model, submit: Submit, args: RestoreArgs): Promise<RestoreResult> {
-  const batch = await selectBatch(model, args)
-  const { last: _, ...result } = batchResult(batch, args.start, batch.items.length > 0 ? await submit(batch.items) : [])
+  const after = args.after ?? (args.start > 0 ? (await model.redis.get(continuationKey(model, args, args.start))) ?? undefined : undefined)
+  const batch = await selectBatch(model, { ...args, after })
+  const { last, ...result } = batchResult(batch, args.start, batch.items.length > 0 ? await submit(batch.items) : [])
+  if (result.nextStart !== null && last !== null) await model.redis.set(continuationKey(model, args, result.nextStart), last, 'EX', CONTINUATION_SECONDS)
   return result
 }
 

@@ -122,6 +122,11 @@ export class Keys {
   writeRecord(id: string): string { return `${this.prefix}write:${id}` }
   /** Set (expiring): ids of the asynchronous writes a v3 request of trace `traceId` queued (write tracing). */
   traceWrites(traceId: string): string { return `${this.prefix}trace:${traceId}` }
+  /**
+   * String (expiring): the last row of a restore batch that answered `nextStart` `start` for filters of digest
+   * `filters`, so that the call asking for that `start` reads on from that row (model/services/restore.ts).
+   */
+  restoreContinuation(filters: string, start: number): string { return `${this.prefix}restore:after:${filters}:${start}` }
   /** Pub/sub channel on which a gateway hears that its write jobs were applied. */
   replies(gatewayId: string): string { return `${this.prefix}replies:${gatewayId}` }
   /** BullMQ key prefix of the write queues (each queue name carries its own hash tag: model/jobs.ts queueName). */

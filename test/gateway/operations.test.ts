@@ -6,6 +6,7 @@ import { orphanedUrns } from '../../model/services/restore.ts'
 import { selectRows } from '../../model/services/restoreRows.ts'
 import { LAYOUT_VERSION } from '../../model/store/keys.ts'
 import { ensureLayout } from '../../model/store/layout.ts'
+import { scanKeys } from '../../model/store/redis.ts'
 import { deleteKeys as deleteStoredKeys } from '../helpers/store.ts'
 import { startService, tokenFor, type TestService } from '../helpers/service.ts'
 
@@ -137,6 +138,27 @@ t('start and batchSize count rows (each entity\'s aspects in name order), also i
   const hiveRows = every.filter(([urn]) => urn.startsWith('urn:svc:dataset:(urn:svc:dataPlatform:hive,'))
   assert.equal((await selectRows(model, { urnLike: 'urn:svc:dataset:(urn:svc:dataPlatform:hive,%', start: 1, batchSize: 4 })).rows, hiveRows.slice(1, 5))
   assert.equal((await selectRows(model, { urn: hive, start: 1, batchSize: 2 })).rows, every.filter(([urn]) => urn === hive).slice(1, 3))
+})
+
+t('a start that an answer gave as nextStart reads on from the row that batch ended at; any other start is walked to', async ({ svc, admin }) => {
+  const { redis, keys } = svc.gateway.model
+  const all = await svc.call('POST', '/operations?action=restoreIndices', { urnLike: 'urn:svc:dataPlatform:%', batchSize: 1000 }, bearer(admin))
+  const total = all.body.value.result.rowsRestored as number
+  const pages: number[] = []
+  for (let start: number | null = 0; start !== null;) {
+    const res = await svc.call('POST', '/operations?action=restoreIndices', { urnLike: 'urn:svc:dataPlatform:%', start, batchSize: 5 }, bearer(admin))
+    pages.push(res.body.value.result.rowsRestored)
+    start = res.body.value.result.nextStart
+  }
+  assert.is(pages.reduce((a, b) => a + b, 0), total, 'every row once')
+  const continuations: string[] = []
+  await scanKeys(redis, `${keys.prefix}restore:after:*`, async (found) => { continuations.push(...found) })
+  assert.ok(continuations.length >= Math.floor(total / 5) - 1, `${continuations.length} continuations`)
+  assert.ok(await redis.ttl(continuations[0]!) > 0, 'they expire')
+  // Another start (not a nextStart of these filters) is walked to: the same rows.
+  const walked = await svc.call('POST', '/operations?action=restoreIndices', { urnLike: 'urn:svc:dataPlatform:%', start: 7, batchSize: 5 }, bearer(admin))
+  assert.is(walked.body.value.result.rowsRestored, 5)
+  assert.is(walked.body.value.result.nextStart, 12)
 })
 
 t('a store of key layout 2 (a row list) is brought to layout 3 (an entity list) at start', async ({ svc }) => {
