@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Redis } from 'ioredis'
 import { aofRewritePercentageOf } from '../model/config.ts'
+import { encodingArgs } from './redisEncodings.ts'
 
 export interface EmbeddedRedisOptions {
   /** Folder for the append-only file; omit for a server that keeps nothing. */
@@ -67,6 +68,7 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   const socket = socketDir ? join(socketDir, 'redis.sock') : undefined
   if (socket) args.push('--unixsocket', socket, '--unixsocketperm', '700')
   if (options.module) args.push('--loadmodule', resolve(options.module))
+  args.push(...encodingArgs(options.binary))
   const child = spawn(options.binary ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
   // However the server ends (stopped, crashed, refused to start), its socket's folder goes with it.
   const removeSocketDir = () => { if (socketDir) rmSync(socketDir, { recursive: true, force: true }) }

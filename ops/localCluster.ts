@@ -12,6 +12,7 @@ import { promisify } from 'node:util'
 import { Redis } from 'ioredis'
 import { freePort } from './embeddedRedis.ts'
 import { aofRewritePercentageOf } from '../model/config.ts'
+import { encodingArgs } from './redisEncodings.ts'
 
 const run = promisify(execFile)
 
@@ -82,6 +83,7 @@ function spawnNode(dir: string, port: number, options: ClusterOptions): ChildPro
     // with REPLICA_ACKS writes to its master are refused until it has synced.
     '--repl-diskless-sync-delay', '0']
   if (options.module) args.push('--loadmodule', resolve(options.module))
+  args.push(...encodingArgs(options.binary))
   const child = spawn(options.binary ?? 'redis-server', args, { stdio: 'ignore' })
   child.on('error', () => {})
   return child

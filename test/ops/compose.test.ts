@@ -10,6 +10,7 @@ import * as assert from 'uvu/assert'
 import { parse } from 'yaml'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import { loadConfig } from '../../model/config.ts'
+import { encodingArgsOf } from '../../ops/redisEncodings.ts'
 
 type Dict = Record<string, any>
 const root = fileURLToPath(new URL('../../', import.meta.url))
@@ -148,11 +149,18 @@ t('gateway is replicated and publishes no port; workers can scale', () => {
   for (const s of Object.values(services)) assert.not.ok(s.container_name, 'container_name would forbid --scale')
 })
 
+t('the encoding limits by Redis version: listpack names from 7, sets from 7.2, ziplist names before', () => {
+  assert.equal(encodingArgsOf(7, 0), ['--hash-max-listpack-value', '512', '--zset-max-listpack-value', '512'])
+  assert.equal(encodingArgsOf(7, 4), ['--hash-max-listpack-value', '512', '--zset-max-listpack-value', '512', '--set-max-listpack-value', '512'])
+  assert.equal(encodingArgsOf(6, 2), ['--hash-max-ziplist-value', '512', '--zset-max-ziplist-value', '512'])
+})
+
 t('Redis: search module image, append-only file on a named volume, not published', () => {
   const redis = services.redis
   assert.match(redis.image, /^redis\/redis-stack-server:/)
   assert.match(environment(redis).REDIS_ARGS, /--appendonly yes --appendfsync (always|everysec)/)
   assert.match(environment(redis).REDIS_ARGS, /--auto-aof-rewrite-percentage 400\b/)
+  assert.ok(environment(redis).REDIS_ARGS.includes(encodingArgsOf(7, 2).join(' ')), 'the encodings the embedded server gets')
   const [volume, target] = redis.volumes[0].split(':')
   assert.is(target, '/data')
   assert.ok(volume in (compose.volumes ?? {}), `volume ${volume} declared`)
@@ -167,6 +175,7 @@ t('profile cluster: 3 masters + 3 replicas with the search module, formed once, 
     assert.equal(node.profiles, ['cluster'], name)
     assert.match(node.image, /^redis\/redis-stack-server:/)
     assert.match(environment(node).REDIS_ARGS, /--cluster-enabled yes .*--appendonly yes --appendfsync (always|everysec) --auto-aof-rewrite-percentage 400\b/)
+    assert.ok(environment(node).REDIS_ARGS.includes(encodingArgsOf(7, 2).join(' ')), `${name}: the encodings`)
     assert.ok(node.volumes[0].split(':')[0] in (compose.volumes ?? {}), `${name}: its volume is declared`)
     assert.not.ok(node.ports, `${name}: not published`)
   }
