@@ -6,6 +6,7 @@
  * by workers) and removes the old keys. Every step can run again: an interrupted migration is finished by running
  * it again.
  */
+import { foldRowList } from '../store/entityListUpgrade.ts'
 import { legacyKeys, parseLegacyEntityKey } from '../store/legacyLayout.ts'
 import { LAYOUT_VERSION, SEP, type Keys } from '../store/keys.ts'
 import { scanKeys, scanKeysMatching, type RedisClient } from '../store/redis.ts'
@@ -53,15 +54,7 @@ export async function copyLegacyData(redis: RedisClient, keys: Keys): Promise<Mi
   })
   counts.entities = entities.size
   // The rows' entities, by shard.
-  for (let offset = 0; ; offset += 5000) {
-    const members = await redis.zrange(old.rows, offset, offset + 4999)
-    for (const member of members) {
-      const urn = member.slice(0, member.indexOf(SEP))
-      await redis.zadd(keys.entities(keys.shardOf(urn)), 0, urn)
-    }
-    counts.rows += members.length
-    if (members.length < 5000) break
-  }
+  counts.rows = await foldRowList(redis, old.rows, (urn) => keys.entities(keys.shardOf(urn)))
   // Run records, by shard.
   await scanKeys(redis, old.runPattern, async (batch) => {
     for (const key of batch) {

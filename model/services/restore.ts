@@ -86,10 +86,9 @@ function batchResult(batch: Batch, start: number, results: ItemResult[]): Restor
 /** How long the row a batch ended at is kept for the call that goes on from its `nextStart`. */
 const CONTINUATION_SECONDS = 3600
 
-/** The continuation key of a selection's `start` (its filters digested: a urn or pattern can be long). */
-function continuationKey(model: Model, args: RestoreArgs, start: number): string {
-  const filters = createHash('sha1').update(JSON.stringify([args.urn ?? null, args.urnLike ?? null, args.aspect ?? null])).digest('hex')
-  return model.keys.restoreContinuation(filters, start)
+/** The digest of a selection's filters in its continuation keys (a urn or pattern can be long). */
+function filtersDigest(args: RowFilters): string {
+  return createHash('sha1').update(JSON.stringify([args.urn ?? null, args.urnLike ?? null, args.aspect ?? null])).digest('hex')
 }
 
 /**
@@ -99,10 +98,11 @@ function continuationKey(model: Model, args: RestoreArgs, start: number): string
  * commands bounded by its batch; any other `start` is walked to from the first row.
  */
 export async function restoreIndices(model: Model, submit: Submit, args: RestoreArgs): Promise<RestoreResult> {
-  const after = args.after ?? (args.start > 0 ? (await model.redis.get(continuationKey(model, args, args.start))) ?? undefined : undefined)
+  const filters = filtersDigest(args)
+  const after = args.after ?? (args.start > 0 ? (await model.redis.get(model.keys.restoreContinuation(filters, args.start))) ?? undefined : undefined)
   const batch = await selectBatch(model, { ...args, after })
   const { last, ...result } = batchResult(batch, args.start, batch.items.length > 0 ? await submit(batch.items) : [])
-  if (result.nextStart !== null && last !== null) await model.redis.set(continuationKey(model, args, result.nextStart), last, 'EX', CONTINUATION_SECONDS)
+  if (result.nextStart !== null && last !== null) await model.redis.set(model.keys.restoreContinuation(filters, result.nextStart), last, 'EX', CONTINUATION_SECONDS)
   return result
 }
 
