@@ -1,6 +1,7 @@
 /** Child processes for the benchmark: the service's own processes and the bare baselines, started and stopped. */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { createWriteStream, readFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /** The repository's root (the processes' working directory). */
@@ -22,7 +23,11 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=64']
  */
 export const REDIS_SOCKET = process.env.BENCH_REDIS_TCP !== '1'
 
-/** Starts `node [execArgv] <script> [args]` from the repository root and resolves once its output matches `ready`. */
+/**
+ * Starts `node [execArgv] <script> [args]` from the repository root and resolves once its output matches `ready`.
+ * Its later output is dropped, or with `BENCH_CHILD_LOGS=<dir>` kept whole in `<dir>/<script>-<pid>.log` (for Node's
+ * own traces, such as `BENCH_GATEWAY_FLAGS=--trace-gc`).
+ */
 export function startChild(script: string, env: Record<string, string>, ready: RegExp, timeoutMs = 30_000, execArgv: string[] = [], args: string[] = []): Promise<Child> {
   const child = spawn(process.execPath, [...execArgv, script, ...args], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
@@ -36,8 +41,17 @@ export function startChild(script: string, env: Record<string, string>, ready: R
       if (ready.test(out)) {
         clearTimeout(timer)
         child.stdout!.removeListener('data', onData)
-        child.stdout!.resume()
-        child.stderr!.resume()
+        child.stderr!.removeListener('data', onData)
+        const logs = process.env.BENCH_CHILD_LOGS
+        if (logs) {
+          const file = createWriteStream(join(logs, `${basename(script, '.ts')}-${child.pid}.log`))
+          file.write(out)
+          child.stdout!.pipe(file, { end: false })
+          child.stderr!.pipe(file, { end: false })
+        } else {
+          child.stdout!.resume()
+          child.stderr!.resume()
+        }
         resolve({
           process: child,
           output: out,
