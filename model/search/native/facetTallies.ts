@@ -85,13 +85,14 @@ export class FacetTallies implements WordListener, FacetListener {
       for (const id of ids) {
         const posting = words.posting(id)
         const kept = this.ofWord(id)
+        // Loops by index: an iterator's step was an object per document here.
         if (kept) {
           for (let k = 0; k < kept.length; k++) counts[k]! += kept[k]!
-          for (const n of posting) if (counted!.has(n)) facets.addDocument(counts, n, -1)
+          for (let i = 0; i < posting.length; i++) if (counted!.has(posting[i]!)) facets.addDocument(counts, posting[i]!, -1)
         } else {
-          for (const n of posting) if (!counted!.has(n)) facets.addDocument(counts, n, 1)
+          for (let i = 0; i < posting.length; i++) if (!counted!.has(posting[i]!)) facets.addDocument(counts, posting[i]!, 1)
         }
-        for (const n of posting) counted!.mark(n)
+        for (let i = 0; i < posting.length; i++) counted!.mark(posting[i]!)
       }
     })
     return counts

@@ -81,7 +81,8 @@ function oneWord(copy: WordCopy, ids: readonly number[], keep: ((number: number)
   const total = withMarks([copy.documentLimit], ([seen]) => {
     let found = 0
     for (const posting of postings) {
-      for (const n of posting) {
+      for (let i = 0; i < posting.length; i++) {
+        const n = posting[i]!
         if (seen!.has(n)) continue
         seen!.mark(n)
         if (keep && !keep(n)) continue
@@ -116,13 +117,19 @@ function severalWords(copy: WordCopy, ids: readonly (readonly number[])[], keep:
   const sizes = ids.map((list) => list.reduce((n, id) => n + copy.posting(id).length, 0))
   const leadAt = sizes.indexOf(Math.min(...sizes))
   const lead = ids[leadAt]!
-  const candidates: Iterable<number> = lead.length === 1 ? copy.posting(lead[0]!) : new Set(lead.flatMap((id) => Array.from(copy.posting(id))))
   const others = ids.filter((_, k) => k !== leadAt)
   const prefixes = ids.filter((list) => list.length > 1)
-  return withMarks([...others.map(() => copy.documentLimit), ...prefixes.map(() => copy.idLimit)], (marks) => {
+  // Loops by index over typed arrays, and no object per match: a query's thousands of candidates each allocated an
+  // iterator step (a lead of several words was a Set) and a match object, which the gateway's young-generation
+  // collections then copied while the query was in flight.
+  return withMarks([...others.map(() => copy.documentLimit), ...prefixes.map(() => copy.idLimit), copy.documentLimit], (marks) => {
     const marked = others.map((list, k) => {
-      for (const id of list) for (const n of copy.posting(id)) marks[k]!.mark(n)
-      return marks[k]!
+      const m = marks[k]!
+      for (const id of list) {
+        const posting = copy.posting(id)
+        for (let i = 0; i < posting.length; i++) m.mark(posting[i]!)
+      }
+      return m
     })
     // A word of one id is scored as it is; a prefix's ids are marked.
     let next = others.length
@@ -132,15 +139,34 @@ function severalWords(copy: WordCopy, ids: readonly (readonly number[])[], keep:
       for (const id of list) wordMarks.mark(id)
       return wordMarks
     })
-    const matches: WordMatch[] = []
-    for (const number of candidates) {
-      if (!marked.every((m) => m.has(number)) || (keep && !keep(number))) continue
-      let score = 0
-      for (const m of scoring) score += (typeof m === 'number' ? copy.score(number, m) : copy.bestScore(number, m))!
-      matches.push({ number, score })
+    // A lead of several words (a prefix) visits a document once: at its first posting.
+    const seen = marks[marks.length - 1]!
+    const numbers: number[] = []
+    const scores: number[] = []
+    for (const id of lead) {
+      const posting = copy.posting(id)
+      candidates: for (let i = 0; i < posting.length; i++) {
+        const number = posting[i]!
+        if (lead.length > 1) {
+          if (seen.has(number)) continue
+          seen.mark(number)
+        }
+        for (let k = 0; k < marked.length; k++) if (!marked[k]!.has(number)) continue candidates
+        if (keep && !keep(number)) continue
+        let score = 0
+        for (const m of scoring) score += (typeof m === 'number' ? copy.score(number, m) : copy.bestScore(number, m))!
+        numbers.push(number)
+        scores.push(score)
+      }
     }
-    matches.sort((a, b) => a.score - b.score || copy.orderKey(a.number) - copy.orderKey(b.number))
-    return { total: matches.length, page: matches.slice(from, from + size), numbers: matches.map((m) => m.number) }
+    const page: WordMatch[] = []
+    if (size > 0 && from < numbers.length) {
+      const order = new Uint32Array(numbers.length)
+      for (let i = 0; i < order.length; i++) order[i] = i
+      order.sort((a, b) => scores[a]! - scores[b]! || copy.orderKey(numbers[a]!) - copy.orderKey(numbers[b]!))
+      for (let k = from; k < Math.min(from + size, order.length); k++) page.push({ number: numbers[order[k]!]!, score: scores[order[k]!]! })
+    }
+    return { total: numbers.length, page, numbers }
   })
 }
 
