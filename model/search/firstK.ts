@@ -17,8 +17,16 @@ export function firstK<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) =
       if (compare(item, out[mid]!) < 0) hi = mid
       else lo = mid + 1
     }
-    out.splice(lo, 0, item)
-    if (out.length > k) out.pop()
+    if (out.length === k) out.pop()
+    insertAt(out, lo, item)
   }
   return out
+}
+
+/** Puts `item` at position `at` of `list`, moving the rest up: as `splice(at, 0, item)`, without making the empty array of removed items a splice returns. */
+export function insertAt<T>(list: T[], at: number, item: T): void {
+  let k = list.length
+  list.push(item)
+  for (; k > at; k--) list[k] = list[k - 1]!
+  list[at] = item
 }

@@ -679,18 +679,40 @@ export class NativeEngine implements SearchEngine {
       }
     })
     const ranks = values.ranks()
-    return Promise.all(facetNames(fields).map(async (name) => {
-      const shown = firstK(values.idsOf(name).filter((id) => sums[id]! > 0), limit, (a, b) => sums[b]! - sums[a]! || ranks[a]! - ranks[b]!)
-      const spelled = await this.spellings(entity, name, shown.map((id) => counts[from[id]!]!), shown.map((id) => values.lower(id)))
+    const shown = facetNames(fields).map((name) => {
+      const ids = firstK(values.idsOf(name).filter((id) => sums[id]! > 0), limit, (a, b) => sums[b]! - sums[a]! || ranks[a]! - ranks[b]!)
+      const holders = ids.map((id) => counts[from[id]!]!)
+      const lowers = ids.map((id) => values.lower(id))
+      return { name, ids, holders, lowers, spelled: this.knownSpellings(entity, name, holders, lowers) }
+    })
+    // Values whose spelling no copy remembers yet are read from a shard that has them (then remembered); most
+    // answers need none, and are made without waiting.
+    const unspelled = shown.filter((f) => f.spelled.includes(undefined))
+    if (unspelled.length > 0) await Promise.all(unspelled.map(async (f) => { f.spelled = await this.spellings(entity, f.name, f.holders, f.spelled, f.lowers) }))
+    return shown.map(({ name, ids, spelled }) => {
       const aggregations = emptyBuckets()
-      shown.forEach((id, i) => addTo(aggregations, fields.get(name)?.facetKey === 'id' ? urnId(spelled[i]!) : spelled[i]!, sums[id]!))
+      const byId = fields.get(name)?.facetKey === 'id'
+      ids.forEach((id, i) => addTo(aggregations, byId ? urnId(spelled[i]!) : spelled[i]!, sums[id]!))
       return { name, aggregations }
-    }))
+    })
   }
 
-  /** The original spellings of values `lowers` of `field`, each from the counts of a shard that has it. */
-  private async spellings(entity: EntitySpec, field: string, from: readonly FacetCounts[], lowers: readonly string[]): Promise<string[]> {
-    const out = lowers.map((lower, i) => from[i]!.originals?.get(field)?.get(lower))
+  /** The spellings of values `lowers` of `field` known here: the counts' own (a script's), else the copy's of their shard. */
+  private knownSpellings(entity: EntitySpec, field: string, from: readonly FacetCounts[], lowers: readonly string[]): (string | undefined)[] {
+    let shard = -1
+    let known: ReadonlyMap<string, string> | undefined
+    return lowers.map((lower, i) => {
+      const counts = from[i]!
+      const spelled = counts.originals?.get(field)?.get(lower)
+      if (spelled !== undefined) return spelled
+      if (counts.shard !== shard) known = this.mirror.knownOriginals(shard = counts.shard, entity.name, field)
+      return known?.get(lower)
+    })
+  }
+
+  /** The original spellings of values `lowers` of `field` (`known`: those known already), each from the counts of a shard that has it. */
+  private async spellings(entity: EntitySpec, field: string, from: readonly FacetCounts[], known: readonly (string | undefined)[], lowers: readonly string[]): Promise<string[]> {
+    const out = [...known]
     // Positions still unspelled, by the shard to ask.
     const byShard = positionsBy(out, (known, i) => (known === undefined ? from[i]!.shard : undefined))
     await Promise.all([...byShard].map(async ([shard, at]) => {

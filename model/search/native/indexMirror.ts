@@ -273,6 +273,11 @@ export class IndexMirror {
     return { facets: copy.facets!, tallies: copy.tallies }
   }
 
+  /** The original spellings of `field`'s values this copy remembers (by lower-cased value), read nothing. */
+  knownOriginals(shard: number, entityType: string, field: string): ReadonlyMap<string, string> | undefined {
+    return this.copies.get(this.keys.nativeIndex(shard, entityType, 'log'))?.originals.get(field)
+  }
+
   /**
    * The original spellings of facet values `lowers` of `field` (from `valo:<field>`; the value itself where it has
    * none), remembered after the first read. Call after countFacets, which brought the copy up to date.

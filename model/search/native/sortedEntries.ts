@@ -7,6 +7,7 @@
  * have paid a million times; here each change costs a binary search and a move within the short list, and the
  * merges about 64 entry moves per change.
  */
+import { insertAt } from '../firstK.ts'
 
 /** Changes that may wait before a merge, at least. */
 const MIN_PENDING = 1024
@@ -221,8 +222,8 @@ export function keepIfFirst<T, K extends string | number>(keys: K[], best: T[], 
     keys.pop()
   }
   const at = lowerBound(keys, key)
-  keys.splice(at, 0, key)
-  best.splice(at, 0, item)
+  insertAt(keys, at, key)
+  insertAt(best, at, item)
 }
 
 

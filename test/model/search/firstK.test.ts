@@ -1,7 +1,7 @@
 /** The first k items of a list in an order without sorting it (model/search/firstK.ts), pure, against a sort. */
 import { test } from 'uvu'
 import * as assert from 'uvu/assert'
-import { firstK } from '../../../model/search/firstK.ts'
+import { firstK, insertAt } from '../../../model/search/firstK.ts'
 
 const byCount = (a: { n: number }, b: { n: number }) => b.n - a.n
 
@@ -21,6 +21,18 @@ test('the list given is not changed, and any iterable will do', () => {
   assert.equal(firstK(items, 2, (a, b) => a - b), [1, 2])
   assert.equal(items, [3, 1, 2])
   assert.equal(firstK(new Set([5, 4, 6]), 5, (a, b) => a - b), [4, 5, 6])
+})
+
+test('insertAt puts an item where splice would', () => {
+  for (let length = 0; length < 5; length++) {
+    for (let at = 0; at <= length; at++) {
+      const list = Array.from({ length }, (_, i) => i)
+      const expected = [...list]
+      expected.splice(at, 0, -1)
+      insertAt(list, at, -1)
+      assert.equal(list, expected, `length ${length}, at ${at}`)
+    }
+  }
 })
 
 test.run()
