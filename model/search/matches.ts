@@ -9,6 +9,8 @@ import type { SearchField } from '../registry.ts'
 import { urnId } from '../urn.ts'
 import type { TextQuery } from './types.ts'
 
+const ASCII = /^[\x00-\x7f]*$/
+
 export interface MatchedField {
   name: string
   value: string
@@ -22,14 +24,21 @@ export function matchedFields(text: TextQuery, fields: ReadonlyMap<string, Searc
       .filter((v) => v.toLowerCase() === wanted || urnId(v).toLowerCase() === wanted)
       .map((value) => ({ name: text.field, value }))
   }
+  const words = text.words
   const hits = (value: string): boolean => {
+    // An ASCII value's tokens are pieces of its lower-cased text, so a value holding none of the words is not
+    // tokenized (most of a hit's values: tokenizing them was the most of what an answer allocated).
+    if (ASCII.test(value)) {
+      const lower = value.toLowerCase()
+      if (!words.some((w) => lower.includes(w.token))) return false
+    }
     const tokens = tokenize(value)
-    return text.words.some((w) => tokens.some((t) => (w.prefix ? t.startsWith(w.token) : t === w.token)))
+    return words.some((w) => tokens.some((t) => (w.prefix ? t.startsWith(w.token) : t === w.token)))
   }
   const found: MatchedField[] = []
-  for (const [name, values] of Object.entries(doc)) {
+  for (const name in doc) {
     if (name === URN_FIELD || !fields.get(name)?.queryByDefault) continue
-    for (const value of values) if (hits(value)) found.push({ name, value })
+    for (const value of doc[name]!) if (hits(value)) found.push({ name, value })
   }
   if (found.length === 0 && (doc[URN_FIELD] ?? []).some(hits)) found.push({ name: URN_FIELD, value: doc[URN_FIELD]![0]! })
   return found
