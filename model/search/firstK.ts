@@ -23,7 +23,10 @@ export function firstK<T>(items: Iterable<T>, k: number, compare: (a: T, b: T) =
   return out
 }
 
-/** Puts `item` at position `at` of `list`, moving the rest up: as `splice(at, 0, item)`, without making the empty array of removed items a splice returns. */
+/**
+ * Puts `item` at position `at` of `list`, moving the rest up: as `splice(at, 0, item)`, without the empty array of
+ * removed items a splice makes.
+ */
 export function insertAt<T>(list: T[], at: number, item: T): void {
   let k = list.length
   list.push(item)

@@ -697,7 +697,7 @@ export class NativeEngine implements SearchEngine {
     })
   }
 
-  /** The spellings of values `lowers` of `field` known here: the counts' own (a script's), else the copy's of their shard. */
+  /** The spellings of values `lowers` of `field` known here: the counts' own (a script's), else their shard's copy's. */
   private knownSpellings(entity: EntitySpec, field: string, from: readonly FacetCounts[], lowers: readonly string[]): (string | undefined)[] {
     let shard = -1
     let known: ReadonlyMap<string, string> | undefined
@@ -710,7 +710,10 @@ export class NativeEngine implements SearchEngine {
     })
   }
 
-  /** The original spellings of values `lowers` of `field` (`known`: those known already), each from the counts of a shard that has it. */
+  /**
+   * The original spellings of values `lowers` of `field` (`known`: those known already), each from the counts of a
+   * shard that has it.
+   */
   private async spellings(entity: EntitySpec, field: string, from: readonly FacetCounts[], known: readonly (string | undefined)[], lowers: readonly string[]): Promise<string[]> {
     const out = [...known]
     // Positions still unspelled, by the shard to ask.
