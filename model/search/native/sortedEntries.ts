@@ -161,17 +161,21 @@ export class SortedEntries {
     const length = sorted.length - this.removals + pending.length
     const merged = new Array<string>(length)
     const mergedNumbers = numbers && numberOf ? new Int32Array(length) : undefined
+    const skipRemoved = this.removals > 0
     let i = 0
-    let j = 0
-    for (let k = 0; k < length; k++) {
-      while (i < sorted.length && removed[i] === 1) i++
-      if (j < pending.length && (i === sorted.length || pending[j]! < sorted[i]!)) {
-        if (mergedNumbers) mergedNumbers[k] = numberOf!(pending[j]!)
-        merged[k] = pending[j++]!
-      } else {
+    let k = 0
+    // Each waiting addition's place is found by a binary search from the last one's, and the merged entries before it
+    // are moved as they are: string comparisons per addition, not per entry (a pairs copy's entries are long urns).
+    for (let j = 0; j <= pending.length; j++) {
+      const end = j < pending.length ? lowerBound(sorted, pending[j]!, i) : sorted.length
+      for (; i < end; i++) {
+        if (skipRemoved && removed[i] === 1) continue
         if (mergedNumbers) mergedNumbers[k] = numbers![i]!
-        merged[k] = sorted[i++]!
+        merged[k++] = sorted[i]!
       }
+      if (j === pending.length) break
+      if (mergedNumbers) mergedNumbers[k] = numberOf!(pending[j]!)
+      merged[k++] = pending[j]!
     }
     this.sorted = merged
     this.pending = []
