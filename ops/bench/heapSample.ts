@@ -5,7 +5,8 @@
  * sampling profile to HEAP_SAMPLE_OUT (`heap.heapprofile` in the working directory; Chrome's DevTools read it). The
  * objects young- and old-generation collections freed meanwhile are kept in it, so it shows what was allocated;
  * HEAP_SAMPLE_SURVIVORS=1 leaves out those young-generation collections freed, so it shows what survived one (what
- * their pauses copy).
+ * their pauses copy). HEAP_SAMPLE_WORKER=1 samples the process's worker thread instead (`npm start`'s process runs the
+ * workers in one: workers/inThread.ts), whose times count from the thread's start.
  */
 import { writeFileSync } from 'node:fs'
 import { Session } from 'node:inspector/promises'
@@ -15,8 +16,9 @@ const start = Number(process.env.HEAP_SAMPLE_START_MS ?? 125_000)
 const stop = Number(process.env.HEAP_SAMPLE_STOP_MS ?? 150_000)
 const out = process.env.HEAP_SAMPLE_OUT ?? 'heap.heapprofile'
 const survivors = process.env.HEAP_SAMPLE_SURVIVORS === '1'
+const worker = process.env.HEAP_SAMPLE_WORKER === '1'
 
-if (isMainThread) {
+if (worker ? !isMainThread : isMainThread) {
   const session = new Session()
   session.connect()
   setTimeout(async () => {
