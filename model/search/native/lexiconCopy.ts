@@ -15,8 +15,9 @@ import { SortedEntries } from './sortedEntries.ts'
 import { StampedMarks } from './stampedMarks.ts'
 import { Trigrams } from './trigrams.ts'
 
-/** Values per block. */
-const BLOCK = 1024
+/** Values per block (a power of two: a position's block is its high bits). */
+const BLOCK_BITS = 10
+const BLOCK = 1 << BLOCK_BITS
 /** Closes each value in a block's string (a value that holds it is still found: every occurrence is checked). */
 const SEP = '\u0001'
 
@@ -142,9 +143,17 @@ export class LexiconCopy {
     const grams = this.trigrams()
     const seen = this.found.begin(this.values.length)
     const found: string[] = []
+    let b = -1
+    let joined: Joined | undefined
     for (const id of grams.candidates(needle)) {
       // A stale entry names a position past the end, or one whose value now lacks the needle.
-      if (id >= this.values.length || seen.has(id) || !this.lowers[id]!.includes(needle)) continue
+      if (id >= this.values.length || seen.has(id)) continue
+      // Each candidate is read in its block's joined string (the values side by side), not as a string of its own:
+      // a copy's values lie scattered over the heap (a pair's is a slice of a longer string); at 100,000 names a
+      // word's ~950 candidates took ~160-190 us read one by one, ~70-95 so (ops/bench/containFinds.ts).
+      if (id >> BLOCK_BITS !== b) joined = this.block((b = id >> BLOCK_BITS))
+      const k = id & (BLOCK - 1)
+      if (!holds(joined!.text, joined!.starts[k]!, joined!.starts[k + 1]! - 1, needle)) continue
       seen.mark(id)
       found.push(this.values[id]!)
     }
@@ -177,16 +186,33 @@ export class LexiconCopy {
     if (!joined) {
       const end = Math.min(this.values.length, (b + 1) * BLOCK)
       const starts = new Int32Array(end - b * BLOCK + 1)
-      let text = ''
+      let length = 0
       for (let i = b * BLOCK; i < end; i++) {
-        starts[i - b * BLOCK] = text.length
-        text += this.lowers[i]! + SEP
+        starts[i - b * BLOCK] = length
+        length += this.lowers[i]!.length + SEP.length
       }
-      starts[end - b * BLOCK] = text.length
+      starts[end - b * BLOCK] = length
+      // Joined by `join`, which makes one flat string (`+=` makes a rope, flattened only by its first search); the
+      // empty part closes the last value.
+      const parts = this.lowers.slice(b * BLOCK, end)
+      parts.push('')
+      const text = parts.join(SEP)
       this.joined[b] = joined = { text, starts }
     }
     return joined
   }
+}
+
+/** Whether `text` holds `needle` between `from` and `end` (excluded): a value of a block's joined string. */
+function holds(text: string, from: number, end: number, needle: string): boolean {
+  const first = needle.charCodeAt(0)
+  for (let i = from, last = end - needle.length; i <= last; i++) {
+    if (text.charCodeAt(i) !== first) continue
+    let j = 1
+    while (j < needle.length && text.charCodeAt(i + j) === needle.charCodeAt(j)) j++
+    if (j === needle.length) return true
+  }
+  return false
 }
 
 /** The index of the value whose span [starts[k], starts[k + 1]) holds position `at` (binary search). */
