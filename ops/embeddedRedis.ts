@@ -5,10 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
+import { getPriority, setPriority, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { Redis } from 'ioredis'
-import { aofRewritePercentageOf } from '../model/config.ts'
+import { aofRewritePercentageOf, embeddedRedisNiceOf } from '../model/config.ts'
 import { encodingArgs } from './redisEncodings.ts'
 
 export interface EmbeddedRedisOptions {
@@ -17,6 +17,11 @@ export interface EmbeddedRedisOptions {
   appendFsync?: 'always' | 'everysec' | 'no'
   /** `auto-aof-rewrite-percentage` of the append-only file (default: AOF_REWRITE_PERCENTAGE, model/config.ts). */
   aofRewritePercentage?: number
+  /**
+   * The server's scheduling priority (default: EMBEDDED_REDIS_NICE, model/config.ts embeddedRedisNiceOf), set when
+   * this process may (raising it needs root or CAP_SYS_NICE); 0 leaves it as this process's.
+   */
+  nice?: number
   /** Path of a RediSearch module to load. */
   module?: string
   port?: number
@@ -37,6 +42,8 @@ export interface EmbeddedRedis {
   /** The unix socket's path when `socket` was asked, else `url`: what this machine's processes connect to. */
   localUrl: string
   process: ChildProcess
+  /** The priority the server runs at: the one asked for, or this process's when it could not be set. */
+  nice: number
   stop(): Promise<void>
 }
 
@@ -70,6 +77,7 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   if (options.module) args.push('--loadmodule', resolve(options.module))
   args.push(...encodingArgs(options.binary))
   const child = spawn(options.binary ?? 'redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  const nice = prioritize(child, options.nice ?? embeddedRedisNiceOf(process.env))
   // However the server ends (stopped, crashed, refused to start), its socket's folder goes with it.
   const removeSocketDir = () => { if (socketDir) rmSync(socketDir, { recursive: true, force: true }) }
   child.once('exit', removeSocketDir)
@@ -85,13 +93,30 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   const localUrl = socket ?? url
   await Promise.race([waitForPing(localUrl), exited])
   return {
-    url, port, localUrl, process: child,
+    url, port, localUrl, process: child, nice,
     async stop() {
       if (child.exitCode !== null) return
       const done = new Promise<void>((r) => child.once('exit', () => r()))
       child.kill('SIGTERM')
       await done
     },
+  }
+}
+
+/** Gives `child` the priority `nice` when this process may; answers the priority it runs at. */
+function prioritize(child: ChildProcess, nice: number): number {
+  // Set at once, before the server starts its background threads (they take their priority from its main one).
+  if (nice !== 0 && child.pid !== undefined) {
+    try {
+      setPriority(child.pid, nice)
+    } catch {
+      // Not permitted (neither root nor CAP_SYS_NICE): it runs as this process does.
+    }
+  }
+  try {
+    return child.pid === undefined ? 0 : getPriority(child.pid)
+  } catch {
+    return 0
   }
 }
 

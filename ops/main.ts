@@ -78,7 +78,7 @@ try {
 
 if (embed) {
   try {
-    embedded = await startEmbeddedRedis({ dataDir, appendFsync: config.appendFsync, aofRewritePercentage: config.aofRewritePercentage, module: config.redisearchModule || undefined, port: config.embeddedRedisPort || undefined, socket: true })
+    embedded = await startEmbeddedRedis({ dataDir, appendFsync: config.appendFsync, aofRewritePercentage: config.aofRewritePercentage, module: config.redisearchModule || undefined, port: config.embeddedRedisPort || undefined, socket: true, nice: config.embeddedRedisNice })
   } catch (err) {
     const missing = /ENOENT/.test((err as Error).message)
     await refuse(missing ? 'redis-server is not installed: install it (Debian: apt-get install redis-server) or set REDIS_URL to a Redis to use'
@@ -87,7 +87,7 @@ if (embed) {
   // This machine's processes (the service's, and the CLI through the instance record) use the unix socket.
   config.redisUrl = embedded!.localUrl
   claim!.update({ redisUrl: embedded!.localUrl, redisPid: embedded!.process.pid })
-  log.notice('embedded redis-server started', { url: embedded!.url, socket: embedded!.localUrl, dataDir, appendfsync: config.appendFsync })
+  log.notice('embedded redis-server started', { url: embedded!.url, socket: embedded!.localUrl, dataDir, appendfsync: config.appendFsync, nice: embedded!.nice })
 }
 const generatedToken = config.adminToken ? undefined : `svc_${randomBytes(24).toString('base64url')}`
 if (generatedToken) config.adminToken = generatedToken

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { getPriority, setPriority, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Redis } from 'ioredis'
@@ -84,6 +84,20 @@ t('the embedded Redis keeps an append-only file, fsynced as APPENDFSYNC says, re
   } finally {
     redis.disconnect()
   }
+})
+
+t('the embedded Redis runs at EMBEDDED_REDIS_NICE (-10) where the OS lets the service raise it (root here), else as the service', ({ dataDir }) => {
+  const [pid] = redisServersIn(dataDir)
+  // Whether this process may raise a priority: try it on itself, then put it back.
+  const own = getPriority()
+  let permitted = true
+  try {
+    setPriority(own - 1)
+    setPriority(own)
+  } catch {
+    permitted = false
+  }
+  assert.is(getPriority(pid!), permitted ? -10 : own)
 })
 
 t('the CLI finds the running embedded Redis of its data folder without REDIS_URL', ({ dataDir }) => {
