@@ -103,8 +103,11 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
   }
 }
 
-/** Gives `child` the priority `nice` when this process may; answers the priority it runs at. */
-function prioritize(child: ChildProcess, nice: number): number {
+/**
+ * Gives a redis-server just spawned the priority `nice` when this process may (embedded, and each node of a local
+ * cluster: ops/localCluster.ts); answers the priority it runs at.
+ */
+export function prioritize(child: ChildProcess, nice: number): number {
   // Set at once, before the server starts its background threads (they take their priority from its main one).
   if (nice !== 0 && child.pid !== undefined) {
     try {

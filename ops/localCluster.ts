@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { Redis } from 'ioredis'
-import { freePort } from './embeddedRedis.ts'
-import { aofRewritePercentageOf } from '../model/config.ts'
+import { freePort, prioritize } from './embeddedRedis.ts'
+import { aofRewritePercentageOf, embeddedRedisNiceOf } from '../model/config.ts'
 import { encodingArgs } from './redisEncodings.ts'
 
 const run = promisify(execFile)
@@ -86,6 +86,8 @@ function spawnNode(dir: string, port: number, options: ClusterOptions): ChildPro
   args.push(...encodingArgs(options.binary))
   const child = spawn(options.binary ?? 'redis-server', args, { stdio: 'ignore' })
   child.on('error', () => {})
+  // Above the processes that use it, as npm start's embedded server (EMBEDDED_REDIS_NICE).
+  prioritize(child, embeddedRedisNiceOf(process.env))
   return child
 }
 
