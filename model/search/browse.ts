@@ -6,6 +6,7 @@
  */
 import { groupsOf, normalizePath } from '../derive/browse.ts'
 import type { EntitySpec } from '../entities.ts'
+import { positionsBy } from '../positions.ts'
 import type { Keys } from '../store/keys.ts'
 import { pageAcross } from '../store/gather.ts'
 import { sortedSetOf } from '../store/orderedSets.ts'
@@ -34,7 +35,12 @@ export async function browse(redis: RedisClient, keys: Keys, entity: EntitySpec,
     Promise.all(keys.allShards().map((shard) => shardSizes(redis, keys, shard, entity.name, folder))),
   ])
   const urns = page.members
-  const names = await Promise.all(urns.map((urn) => redis.hget(keys.browseNames(keys.shardOf(urn), entity.name, folder), urn)))
+  // The page's names: one HMGET per shard the page touches (a command per urn cost the gateway a command's work each).
+  const names: (string | null)[] = new Array(urns.length).fill(null)
+  await Promise.all([...positionsBy(urns, (urn) => keys.shardOf(urn))].map(async ([shard, at]) => {
+    const found = await redis.hmget(keys.browseNames(shard, entity.name, folder), ...at.map((i) => urns[i]!))
+    at.forEach((i, k) => { names[i] = found[k] ?? null })
+  }))
   const sizes = new Map<string, number>()
   for (const part of parts) for (const [p, n] of part) sizes.set(p, (sizes.get(p) ?? 0) + n)
   const groups = [...groupsOf(folder, [...sizes.keys()].sort())]
