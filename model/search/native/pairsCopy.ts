@@ -85,7 +85,7 @@ export class PairsCopy extends LexiconCopy {
   private readonly spelled = new Map<string, string[]>()
 
   constructor() {
-    super(pairValue)
+    super(pairValue, pairNumber)
   }
 
   /**
@@ -143,7 +143,8 @@ export class PairsCopy extends LexiconCopy {
    * pairs meet the condition); a stretch's are read from beside the pairs.
    */
   numbersWhere(condition: PairCondition, needle: string): Numbers {
-    if (condition === 'CONTAIN' || condition === 'END_WITH') return this.find(condition, needle).map(pairNumber)
+    if (condition === 'CONTAIN') return this.numbersContaining(needle)
+    if (condition === 'END_WITH') return this.find(condition, needle).map(pairNumber)
     return this.valueOrder().numbersWithin(...stretchOf(condition, needle))
   }
 

@@ -92,7 +92,7 @@ test('lexicon copy: CONTAIN and END_WITH equal a comparison of every value, thro
   assert.is(copy.size, held.size)
 })
 
-test('pairs in order: EQUAL, START_WITH and the ranges (pairs and numbers), pages in urn order and urns by number equal a comparison of every pair, through adds, deletes and merges', () => {
+test('pairs in order: EQUAL, START_WITH and the ranges (pairs and numbers), CONTAIN and END_WITH (numbers), pages in urn order and urns by number equal a comparison of every pair, through adds, deletes and merges', () => {
   const rnd = random(11)
   const letters = 'abcxyz_1'
   const name = () => Array.from({ length: 1 + Math.floor(rnd() * 5) }, () => letters[Math.floor(rnd() * letters.length)]).join('')
@@ -116,6 +116,13 @@ test('pairs in order: EQUAL, START_WITH and the ranges (pairs and numbers), page
         const few = copy.pairsWhere(cond, v, 3)
         assert.ok(few.length === Math.min(naive.length, 4) && few.every((p) => test(nameOf(p), v)), `${cond} ${JSON.stringify(v)} limited`)
         assert.equal([...copy.numbersWhere(cond, v)].sort((a, b) => a - b), naive.map(numberOf).sort((a, b) => a - b), `${cond} ${JSON.stringify(v)} numbers`)
+      }
+    }
+    // CONTAIN and END_WITH: the pairs' numbers (read from beside the pairs for CONTAIN) equal those of the pairs found.
+    for (const v of ['a', 'ab', 'c_1', 'xyz', 'b', '_', 'zz']) {
+      for (const [cond, test] of [['CONTAIN', (n: string) => n.includes(v)], ['END_WITH', (n: string) => n.endsWith(v)]] as const) {
+        const naive = [...held].filter((p) => test(nameOf(p))).map(numberOf).sort((a, b) => a - b)
+        assert.equal([...copy.numbersWhere(cond, v)].sort((a, b) => a - b), naive, `${cond} ${JSON.stringify(v)} numbers`)
       }
     }
     const documents = [...new Set([...held].map(numberOf))]
