@@ -108,7 +108,7 @@ export async function startEmbeddedRedis(options: EmbeddedRedisOptions = {}): Pr
  * cluster: ops/localCluster.ts); answers the priority it runs at.
  */
 export function prioritize(child: ChildProcess, nice: number): number {
-  // Set at once, before the server starts its background threads (they take their priority from its main one).
+  // Set at once: the threads the server starts take their priority from its main one when they start.
   if (nice !== 0 && child.pid !== undefined) {
     try {
       setPriority(child.pid, nice)
