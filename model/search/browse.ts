@@ -6,7 +6,7 @@
  */
 import { groupsOf, normalizePath } from '../derive/browse.ts'
 import type { EntitySpec } from '../entities.ts'
-import { positionsBy } from '../positions.ts'
+import { readByGroup } from '../positions.ts'
 import type { Keys } from '../store/keys.ts'
 import { pageAcross } from '../store/gather.ts'
 import { sortedSetOf } from '../store/orderedSets.ts'
@@ -36,11 +36,7 @@ export async function browse(redis: RedisClient, keys: Keys, entity: EntitySpec,
   ])
   const urns = page.members
   // The page's names: one HMGET per shard the page touches (a command per urn cost the gateway a command's work each).
-  const names: (string | null)[] = new Array(urns.length).fill(null)
-  await Promise.all([...positionsBy(urns, (urn) => keys.shardOf(urn))].map(async ([shard, at]) => {
-    const found = await redis.hmget(keys.browseNames(shard, entity.name, folder), ...at.map((i) => urns[i]!))
-    at.forEach((i, k) => { names[i] = found[k] ?? null })
-  }))
+  const names = await readByGroup(urns, (urn) => keys.shardOf(urn), (shard, group) => redis.hmget(keys.browseNames(shard, entity.name, folder), ...group))
   const sizes = new Map<string, number>()
   for (const part of parts) for (const [p, n] of part) sizes.set(p, (sizes.get(p) ?? 0) + n)
   const groups = [...groupsOf(folder, [...sizes.keys()].sort())]
