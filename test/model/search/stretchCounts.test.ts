@@ -9,6 +9,7 @@ import { test } from 'uvu'
 import * as assert from 'uvu/assert'
 import { FacetCopy } from '../../../model/search/native/facetCopy.ts'
 import { pairOf, PairsCopy, type RangeCondition } from '../../../model/search/native/pairsCopy.ts'
+import { blockSize } from '../../../model/search/native/stretchCounts.ts'
 import { FIELD_SEP, VALUE_SEP } from '../../../model/search/native/entries.ts'
 
 function random(seed: number): () => number {
@@ -117,6 +118,14 @@ test('a type of more facet values than blocks pay for is answered from its docum
   // An owner per document: 5,003 values.
   for (let n = 0; n < 5000; n++) facets.set(n, [`platform${VALUE_SEP}p${n % 3}`, `owners${VALUE_SEP}o${n}`].join(FIELD_SEP))
   assert.is(ask(), undefined)
+})
+
+test('blocks are sized by the order and the facet values: a power of two from 64 to 1,024', () => {
+  assert.is(blockSize(100_000, 250), 1024)
+  assert.is(blockSize(6_000, 250), 256)
+  assert.is(blockSize(6_000, 20), 64)
+  assert.is(blockSize(0, 0), 64)
+  assert.is(blockSize(10_000_000, 2048), 1024)
 })
 
 test.run()
