@@ -20,7 +20,7 @@ import { normalizeSuggestion, wordStarts } from '../suggest.ts'
 import type { FacetCopy, ValueCounts } from './facetCopy.ts'
 import { LexiconCopy } from './lexiconCopy.ts'
 import { SortedEntries } from './sortedEntries.ts'
-import { StretchCounts } from './stretchCounts.ts'
+import { blockSize, StretchCounts } from './stretchCounts.ts'
 
 /** A pair's value (lower-cased already), urn and document number. */
 export const pairValue = (pair: string): string => pair.slice(0, pair.indexOf('\u0000'))
@@ -53,11 +53,12 @@ export function suggestionParts(entry: string): { text: string; value: string; n
 
 /**
  * Pairs from which a stretch is counted by blocks (stretchAnswer) rather than by its documents: two blocks
- * (stretchCounts.ts), at least one of them whole. At 4,096 a cluster's 16 shards of 100,000 names never reached it
- * (half a shard is ~3,100): `name GREATER_THAN <word>` then cost its gateway 2.3 ms a query, 1.7 ms by blocks (1.7-2.6
- * from one loaded cluster to the next).
+ * (stretchCounts.ts blockSize), at least one of them whole. At 4,096 a cluster's 16 shards of 100,000 names never
+ * reached it (half a shard is ~3,100): `name GREATER_THAN <word>` then cost its gateway 2.3 ms a query, 1.7 ms by
+ * blocks; at a fixed 2,048, a shard's stretches of fewer pairs (blocks of 256 there) were still counted document by
+ * document, most of the kind's cost on a cluster.
  */
-const STRETCH_COUNTED = 2048
+const stretchCounted = (pairs: number, values: number): number => 2 * blockSize(pairs, values)
 
 /** Values whose spellings are kept worked out at most (spellingsOf); past it they are forgotten and worked out again. */
 const MAX_SPELLED = 10_000
@@ -152,7 +153,7 @@ export class PairsCopy extends LexiconCopy {
    * A large stretch (START_WITH or a range) counted without reading its documents' values: how many documents, their
    * facet counts (by value id of `facets`, the copy of the same index's facet values: counted by blocks of the pairs'
    * order, stretchCounts.ts), a test of a document's number for being one of them, and their numbers (read from
-   * beside the pairs) for a page that compares them. Undefined when the stretch has fewer than STRETCH_COUNTED pairs
+   * beside the pairs) for a page that compares them. Undefined when the stretch has fewer pairs than stretchCounted
    * (its documents' values cost less) or a document has several pairs here: the caller then counts its documents
    * (numbersWhere).
    */
@@ -161,7 +162,7 @@ export class PairsCopy extends LexiconCopy {
     const [start, within] = stretchOf(condition, needle)
     const pairs = this.valueOrder()
     const stretch = pairs.stretch(start, within)
-    if (stretch.end - stretch.begin + stretch.pending.length < STRETCH_COUNTED) return undefined
+    if (stretch.end - stretch.begin + stretch.pending.length < stretchCounted(pairs.mergedLength, facets.values.size)) return undefined
     if (this.counts?.facets !== facets) {
       this.counts?.close()
       this.counts = new StretchCounts(pairs, facets, pairNumber)
