@@ -10,7 +10,7 @@ import { DEEP_PAGE } from '../store/gather.ts'
 import type { Keys } from '../store/keys.ts'
 import type { RedisClient } from '../store/redis.ts'
 import { browse } from './browse.ts'
-import type { Hit, SearchEngine, ShardHits } from './engine.ts'
+import type { SearchEngine, ShardHits } from './engine.ts'
 import { shardFacetValues } from './limits.ts'
 import { matchedFields } from './matches.ts'
 import { mergeHits, shardWindows } from './merge.ts'
@@ -65,18 +65,18 @@ export class SearchService {
       { documents: single && text.kind !== 'all', facetValues: this.shardFacetValues })
     // A deep page of several shards (not guessed): each asked for its share of the hits before it (merge.ts shardWindows).
     const window = single ? count : page ? 0 : req.start + count
-    const { answers: shards, first } = !single && !guessed && window >= DEEP_PAGE
+    const shards = !single && !guessed && window >= DEEP_PAGE
       ? await shardWindows(this.keys.allShards(), window, ask)
-      : { answers: await Promise.all(this.keys.allShards().map((shard) => ask(shard, window))), first: undefined }
-    const merged = await this.merged(req.entity, shards, req.start, count, first)
+      : await Promise.all(this.keys.allShards().map((shard) => ask(shard, window)))
+    const merged = await this.merged(req.entity, shards, req.start, count)
     const hits = page ? { ...merged, urns: page } : merged
     const stored = single ? shards[0]!.documents : early && sameItems(guessed!, hits.urns) ? await early : undefined
     return this.answer(req, query, hits, stored)
   }
 
   /** The shards' answers as one (merge.ts), with the facets the engine sums itself when its shards gave counts. */
-  private async merged(entity: EntitySpec, shards: readonly ShardHits[], start: number, count: number, first?: readonly Hit[]) {
-    const merged = mergeHits(shards, start, count, this.facetValues, first)
+  private async merged(entity: EntitySpec, shards: readonly ShardHits[], start: number, count: number) {
+    const merged = mergeHits(shards, start, count, this.facetValues)
     const counts = shards.flatMap((s) => (s.counts ? [s.counts] : []))
     if (counts.length > 0 && this.engine.facetsOf) merged.facets = await this.engine.facetsOf(entity, counts, this.facetValues)
     return merged
@@ -85,10 +85,8 @@ export class SearchService {
   /** A page in another order than relevance: the SORT_WINDOW most relevant matches re-ordered (model/search/sort.ts). */
   private async sorted(req: SearchRequest, query: SearchQuery, order: Exclude<SortOrder, 'relevance'>) {
     const ask = (shard: number, size: number) => this.engine.searchShard(shard, query, 0, size, { facetValues: this.shardFacetValues })
-    const { answers: shards, first } = this.keys.shards > 1
-      ? await shardWindows(this.keys.allShards(), SORT_WINDOW, ask)
-      : { answers: [await ask(0, SORT_WINDOW)], first: undefined }
-    const window = await this.merged(req.entity, shards, 0, SORT_WINDOW, first)
+    const shards = this.keys.shards > 1 ? await shardWindows(this.keys.allShards(), SORT_WINDOW, ask) : [await ask(0, SORT_WINDOW)]
+    const window = await this.merged(req.entity, shards, 0, SORT_WINDOW)
     let keyOf: (urn: string) => string | number
     if (order === 'name') {
       const names = [...this.registry.searchFields(req.entity).values()].filter((f) => f.autocomplete).map((f) => f.name)

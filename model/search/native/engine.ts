@@ -21,7 +21,7 @@ import type { RedisClient } from '../../store/redis.ts'
 import { LuaScript } from '../../store/script.ts'
 import type { FacetCounts, Hit, SearchEngine, ShardHits, ShardOptions } from '../engine.ts'
 import { firstK } from '../firstK.ts'
-import { mergeSorted } from '../merge.ts'
+import { hitsRanked } from '../merge.ts'
 import { tooBroad } from '../limits.ts'
 import { autocompleteScan, normalizeSuggestion, topSuggestions } from '../suggest.ts'
 import type { AutocompleteQuery, Criterion, Facet, FilterGroups, SearchQuery } from '../types.ts'
@@ -619,7 +619,7 @@ export class NativeEngine implements SearchEngine {
       lists.push(hitsOf(guess))
     }
     this.guesses.set(query, guesses)
-    return mergeSorted(lists, start + count).slice(start).map((hit) => hit.urn)
+    return hitsRanked(lists, start, start + count).map((hit) => hit.urn)
   }
 
   /** A query of words matched on copies as they are (answerWords), with what tells whether it still stands. */
