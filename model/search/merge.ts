@@ -61,8 +61,8 @@ function withinLimit(facet: Facet, limit: number): boolean {
 }
 
 /**
- * The page [start, start+count) of the merged hits of shards that each answered at least their first start+count
- * (one shard: its hits, the page it answered itself).
+ * The page [start, start+count) of the merged hits of shards whose answers hold the first start+count hits of all
+ * (each shard's first start+count, or shardWindows' answers); one shard: its hits, the page it answered itself.
  */
 export function mergeHits(shards: readonly ShardHits[], start: number, count: number, facetLimit: number): { total: number; urns: string[]; facets: Facet[] } {
   const total = shards.reduce((n, s) => n + s.total, 0)
