@@ -43,12 +43,11 @@ export const DEEP_PAGE = 100
  * shards moved 80,000 members); instead, members spread evenly over shards (they are hashed), so the smallest of
  * the sets' members at rank start/S (S sets) has about `start` members before it in all; counting them exactly
  * (one count per set, O(log n)) tells how many members from it on are wanted (start - before + count), of which
- * each set sends its share (firstFrom): three round trips. The candidate a quarter up is counted beside the smallest
- * and taken when it has at most `start` members before it (most often: the smallest lies ~1.8 standard deviations of
- * the spread below `start`, so a few hundred members are wanted from it for a page from 3,500 of 8,300). Exact
- * whatever the spread: a pivot with more than `start` members before it is dropped, and the sets then send from
- * their first member. A shallow page (before DEEP_PAGE) takes one round trip (the sets' shares of their first
- * start+count), and one set is read by rank.
+ * each set sends its share (firstFrom): three round trips. The candidate a quarter up is counted first and taken
+ * when it has at most `start` members before it (nearly always: the smallest lies ~1.8 standard deviations of the
+ * spread below `start`, so a few hundred members would be wanted from it for a page from 3,500 of 8,300); else the
+ * smallest is counted, a fourth round trip. Exact whatever the spread. A shallow page (before DEEP_PAGE) takes one
+ * round trip (the sets' shares of their first start+count), and one set is read by rank.
  */
 export async function pageAcross(sets: readonly OrderedSet[], start: number, count: number): Promise<{ total: number; members: string[] }> {
   const sum = (list: number[]) => list.reduce((a, b) => a + b, 0)
@@ -65,14 +64,18 @@ export async function pageAcross(sets: readonly OrderedSet[], start: number, cou
   const [all, candidates] = await Promise.all([sizes, Promise.all(sets.map((s) => s.window(share, 1)))])
   const total = sum(all)
   if (start >= total || count <= 0) return { total, members: [] }
-  // Two pivots counted together: the smallest candidate, and the one a quarter up the candidates (nearer `start`, so
-  // that each set sends fewer members from it: it is taken when it has at most `start` members before it).
+  // The quarter candidate, with members hashed over the sets, has at most `start` before it nearly always (a
+  // simulation of 16 sets of 8,333 members, pages from 100-5,000: every time); the smallest always has (in each set
+  // at most start/S members come before it). Both counted at once, as before, cost a command per set more on every
+  // deep page.
   const sorted = candidates.flat().sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-  const pivots = [...new Set([sorted[Math.floor((sorted.length - 1) / 4)], sorted[0]])].filter((p) => p !== undefined)
-  const counted = await Promise.all(pivots.map(async (p) => ({ pivot: p, before: sum(await Promise.all(sets.map((s) => s.countBefore(p)))) })))
-  const best = counted.find((c) => c.before <= start)
-  const pivot = best?.pivot
-  const before = best?.before ?? 0
+  const countBefore = async (p: string) => sum(await Promise.all(sets.map((s) => s.countBefore(p))))
+  let pivot = sorted[Math.floor((sorted.length - 1) / 4)]
+  let before = pivot === undefined ? 0 : await countBefore(pivot)
+  if (pivot !== undefined && before > start) {
+    pivot = sorted[0]!
+    before = await countBefore(pivot)
+  }
   return { total, members: (await firstFrom(sets, all, pivot, start - before + count)).slice(start - before) }
 }
 
