@@ -5,7 +5,7 @@
  */
 import type { Hit, ShardHits, Suggestion } from './engine.ts'
 import { firstK } from './firstK.ts'
-import { byCodeUnits } from './native/sortedEntries.ts'
+import { byCodeUnits, stretchEnd } from './native/sortedEntries.ts'
 import type { Facet } from './types.ts'
 import { mergeOrder } from '../mergeOrder.ts'
 import { shareOf } from '../store/gather.ts'
@@ -103,7 +103,8 @@ export function hitsRanked(lists: readonly Hit[][], from: number, to: number): H
   const rank = Math.floor(from / Math.max(lists.length, 1))
   const candidates = rank > 0 ? lists.flatMap((list) => (list.length > rank ? [list[rank]!] : [])).sort(compareHits) : []
   if (candidates.length === 0) return mergeSorted(lists, to).slice(from)
-  const startsAt = (pivot: Hit) => lists.map((list) => firstNotBefore(list, pivot))
+  // Each list's hits before the pivot: a stretch at its start.
+  const startsAt = (pivot: Hit) => lists.map((list) => stretchEnd(list, 0, (hit) => hitBefore(hit, pivot)))
   let at = startsAt(candidates[Math.floor((candidates.length - 1) / 4)]!)
   let before = at.reduce((n, i) => n + i, 0)
   if (before > from) {
@@ -118,18 +119,6 @@ export function hitsRanked(lists: readonly Hit[][], from: number, to: number): H
     return out.length < to - from
   })
   return out
-}
-
-/** The position of the first hit of `list` (in the global order) that does not come before `hit`. */
-function firstNotBefore(list: readonly Hit[], hit: Hit): number {
-  let lo = 0
-  let hi = list.length
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1
-    if (hitBefore(list[mid]!, hit)) lo = mid + 1
-    else hi = mid
-  }
-  return lo
 }
 
 /** The first `take` hits of lists each already in the global order (mergeOrder.ts). */

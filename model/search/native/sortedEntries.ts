@@ -186,8 +186,11 @@ export class SortedEntries {
   }
 }
 
-/** The first position from `begin` on of sorted `list` where `within` no longer holds (it holds for a stretch, then not). */
-function stretchEnd(list: readonly string[], begin: number, within: (entry: string) => boolean): number {
+/**
+ * The first position from `begin` on of sorted `list` where `within` no longer holds (it holds for a stretch, then
+ * not), by a binary search: a pairs copy's stretch, and the hits of a shard before a pivot (search/merge.ts).
+ */
+export function stretchEnd<T>(list: readonly T[], begin: number, within: (entry: T) => boolean): number {
   let lo = begin
   let hi = list.length
   while (lo < hi) {
