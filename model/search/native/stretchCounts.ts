@@ -124,9 +124,9 @@ export class StretchCounts implements SortedObserver, FacetListener {
       total += this.live[b]!
     }
     for (let b = Math.floor(begin / size); b * size < end; b++) {
-      const from = Math.max(begin, b * size)
-      const to = Math.min(end, (b + 1) * size, length)
       const blockEnd = Math.min((b + 1) * size, length)
+      const from = Math.max(begin, b * size)
+      const to = Math.min(end, blockEnd)
       // A partial block from its fewer positions: those inside the stretch, or the whole block less those outside.
       if (2 * (to - from) <= blockEnd - b * size) one(from, to, 1)
       else {
