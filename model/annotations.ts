@@ -100,18 +100,22 @@ export function walkAnnotated(
   }
 }
 
+/** A searchable annotation as listed: `many` when an aspect may give it several values (in or of a list or a map). */
+export type ListedSearchable = Searchable & { many: boolean }
+
 /** Every annotation of a schema, with no value: used to list an entity's searchable fields and relationships. */
-export function listAnnotations(schema: TSchema): { searchable: Searchable[]; relationships: Relationship[] } {
-  const searchable: Searchable[] = []
+export function listAnnotations(schema: TSchema): { searchable: ListedSearchable[]; relationships: Relationship[] } {
+  const searchable: ListedSearchable[] = []
   const relationships: Relationship[] = []
-  const visit = (node: Node): void => {
-    if (node.searchable) searchable.push(node.searchable)
+  const visit = (node: Node, inList: boolean): void => {
+    const many = inList || node.items !== undefined || node.patternProperties !== undefined
+    if (node.searchable) searchable.push({ ...node.searchable, many })
     if (node.relationship) relationships.push(node.relationship)
     if (node.fieldEdges) relationships.push({ name: node.fieldEdges.name, entityTypes: ['schemaField'], lineage: node.fieldEdges.lineage })
-    if (node.items) visit(node.items as Node)
-    for (const child of Object.values(node.properties ?? {})) visit(child as Node)
-    for (const child of Object.values(node.patternProperties ?? {})) visit(child as Node)
+    if (node.items) visit(node.items as Node, true)
+    for (const child of Object.values(node.properties ?? {})) visit(child as Node, inList)
+    for (const child of Object.values(node.patternProperties ?? {})) visit(child as Node, true)
   }
-  visit(schema as Node)
+  visit(schema as Node, false)
   return { searchable, relationships }
 }

@@ -20,6 +20,8 @@ export interface SearchField {
   autocomplete: boolean
   facet: boolean
   facetKey?: 'id'
+  /** An entity may have several values of it (an aspect feeds it from a list or a map). */
+  many: boolean
 }
 
 /** What happens to a proposal of an aspect the registry does not know, for a known entity type (UNKNOWN_ASPECTS). */
@@ -237,6 +239,7 @@ export class Registry {
           autocomplete: (known?.autocomplete ?? false) || (s.autocomplete ?? false),
           facet: (known?.facet ?? false) || (s.facet ?? false),
           facetKey: known?.facetKey ?? s.facetKey,
+          many: (known?.many ?? false) || s.many,
         })
       }
     }

@@ -48,9 +48,9 @@ const searchScript = new LuaScript(import.meta.url, './search-2.lua')
  * since their words are kept whole by number (`words:`) instead of in a posting per word, 4 since a urn's id has no
  * posting of its own (`ids:<f>` lists the values by id), 5 since autocomplete reads the gateways' copies of the names
  * (no `ac:` entries), 6 since the names have no postings or lexicons (the copies read them from the stored
- * documents).
+ * documents), 7 since neither have the free-text fields of one value (descriptions: indexMirror.ts pairedField).
  */
-const NATIVE_INDEX_FORMAT = '6'
+const NATIVE_INDEX_FORMAT = '7'
 /** What the search script answers: total, the page's urns, a match-all's facets, bitmap, numbers, documents. */
 type ScriptAnswer = [number, Buffer[], (Buffer | (Buffer | number)[])[], Buffer, number[], (Buffer | null)[]]
 /** The script's condition for a list of urns resolved here (a condition on a paired field): not one a caller can send. */
@@ -236,19 +236,19 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Records the index format on a new store (`nativeIndex` in the layout record). An index of format 3 (a posting
-   * per urn id), 4 (autocomplete entries in Redis) or 5 (postings of names) is brought to this one in place
-   * (idsUpgrade.ts, suggestionsUpgrade.ts, pairsUpgrade.ts). A store indexed by an earlier format (before document
+   * per urn id), 4 (autocomplete entries in Redis), 5 (postings of names) or 6 (postings of descriptions) is brought
+   * to this one in place (idsUpgrade.ts, suggestionsUpgrade.ts, pairsUpgrade.ts). A store indexed by an earlier format (before document
    * numbers and bitmaps; with a posting per word, no `words:`) is said so on stderr: its search answers stay
    * incomplete until `restore --rebuild`, which records the format once done (markRebuilt).
    */
   async ensureIndexes(): Promise<void> {
     const recorded = await this.redis.hget(this.keys.layout(), 'nativeIndex')
     if (recorded === NATIVE_INDEX_FORMAT) return
-    if (recorded === '3' || recorded === '4' || recorded === '5') {
+    if (recorded === '3' || recorded === '4' || recorded === '5' || recorded === '6') {
       const listed = recorded === '3' ? await listIdsFromLexicons(this.redis, this.keys, this.registry) : 0
-      const dropped = recorded === '5' ? 0 : await dropSuggestionEntries(this.redis, this.keys, this.registry)
-      const names = await dropPairedPostings(this.redis, this.keys, this.registry)
-      process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was brought from format ${recorded} to ${NATIVE_INDEX_FORMAT}: ${listed} urn values listed by their id, ${dropped} sets of autocomplete entries dropped, the postings of ${names} names dropped\n`)
+      const dropped = recorded === '5' || recorded === '6' ? 0 : await dropSuggestionEntries(this.redis, this.keys, this.registry)
+      const values = await dropPairedPostings(this.redis, this.keys, this.registry)
+      process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was brought from format ${recorded} to ${NATIVE_INDEX_FORMAT}: ${listed} urn values listed by their id, ${dropped} sets of autocomplete entries dropped, the postings of ${values} values of paired fields (names, descriptions) dropped\n`)
       return this.markRebuilt()
     }
     const entities = await Promise.all(this.keys.allShards().map((shard) => this.redis.zcard(this.keys.entities(shard))))
@@ -772,7 +772,8 @@ export class NativeEngine implements SearchEngine {
    */
   async autocomplete(query: AutocompleteQuery): Promise<string[]> {
     const text = normalizeSuggestion(query.query)
-    const fields = [...this.registry.searchFields(query.entity).values()].filter(pairedField).map((f) => f.name)
+    // Suggestions come from the autocomplete fields' copies (paired fields all: pairedField).
+    const fields = [...this.registry.searchFields(query.entity).values()].filter((f) => f.autocomplete && pairedField(f)).map((f) => f.name)
     if (text === '' || fields.length === 0) return []
     const asOf = performance.now()
     const filtered = query.filter.length > 0

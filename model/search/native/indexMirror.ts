@@ -65,13 +65,20 @@ export function lexiconLogOp(keys: Keys, shard: number, entityType: string, fiel
 }
 
 /**
- * Whether the copies hold `field`'s values with the urns that have them (pairs), not its values alone: the
- * autocomplete fields (names, titles), whose values are nearly one per document, so that conditions on them
- * resolve to documents here, and a query reads no posting per matching value (~730 keys, ~3 ms of Redis, for a
- * word's CONTAIN in 100,000 names). Facet fields keep value lexicons.
+ * Whether the copies hold `field`'s values with the urns that have them (pairs), not its values alone: fields whose
+ * values are nearly one per document, so that conditions on them resolve to documents here, and a query reads no
+ * posting per matching value (~730 keys, ~3 ms of Redis, for a word's CONTAIN in 100,000 names), while a write
+ * keeps no posting, lexicon entry or bitmap per value (a new description's posting, lexicon entry and their log
+ * entry were a third of a datasetProperties change's apply script). They are the autocomplete fields (names,
+ * titles) and the free-text fields an entity has at most one value of (descriptions, qualified names,
+ * definitions): each value costs a gateway its pair in memory (about the value and the urn), where Redis kept a
+ * key per value. A free-text field of many values (a schema's field paths and field descriptions) keeps its
+ * postings: its values repeat across documents, and copying them all would cost each gateway a multiple of
+ * them. Facet fields keep value lexicons.
  */
 export function pairedField(field: SearchField): boolean {
-  return field.autocomplete && !field.facet && field.name !== URN_LEXICON
+  if (field.facet || field.name === URN_LEXICON) return false
+  return field.autocomplete || (field.type === 'TEXT' && !field.many)
 }
 
 /**
