@@ -2,7 +2,7 @@
  * `node ops/bench/writeRates.ts`: the write path's throughput alone, quickly (what issue 20 measures): starts its own
  * Redis, WRITE_WORKERS worker processes and a gateway, loads WRITE_DATASETS (20,000) new datasets of the live
  * scenario's catalogue (liveCatalogue.ts: 3 aspects each) through ingestProposalBatch (WRITE_BATCH_DATASETS, 100,
- * datasets a request, 4 in flight: as upstream's sink sends them), then sends synchronous ingestProposals (new
+ * datasets a request, WRITE_BATCH_INFLIGHT, 4, in flight: as upstream's sink sends them), then sends synchronous ingestProposals (new
  * versions of loaded datasets) from WRITE_SYNC_CLIENTS clients (16; a list, or empty for none) and, beside them, a bare
  * BullMQ round trip at as many clients (baselines.ts: issue 20 asks for their ratio), restores one
  * platform's rows and every row (not with WRITE_RESTORE=0), and prints each figure with the CPU each process spent on
@@ -86,7 +86,7 @@ try {
   // As upstream's sink sends them (issue 20's batch figure): 100 datasets a request, each 3 aspects (properties, tags,
   // owner: the live scenario's catalogue), 4 requests in flight.
   const seconds = await measure('batch first writes', 'datasets', async () => {
-    await runLoad(base, 4, Math.ceil(DATASETS / BATCH_DATASETS), (b) => ({
+    await runLoad(base, Number(process.env.WRITE_BATCH_INFLIGHT ?? 4), Math.ceil(DATASETS / BATCH_DATASETS), (b) => ({
       method: 'POST', path: '/aspects?action=ingestProposalBatch',
       body: JSON.stringify({ proposals: Array.from({ length: Math.min(BATCH_DATASETS, DATASETS - b * BATCH_DATASETS) }, (_, k) => loadProposals(b * BATCH_DATASETS + k)).flat() }),
     }))
