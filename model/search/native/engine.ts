@@ -266,7 +266,8 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Copies into this process what its queries read (indexMirror.ts): every type's facet lines and words and the
-   * pairs of its paired fields (names, titles: what CONTAIN and END_WITH are asked of most), in every shard, then
+   * pairs of its paired fields (descriptions; names and titles, what CONTAIN, END_WITH and autocomplete are asked of
+   * most, with their searches' lists and orders), in every shard, then
    * keeps the copies current in the background, KEEP_CURRENT_MS apart. A gateway reports ready once this is done.
    */
   async warmUp(): Promise<void> {
@@ -275,8 +276,8 @@ export class NativeEngine implements SearchEngine {
     // Shards side by side (on a cluster their reads go to several servers), a shard's types one after another.
     await Promise.all(this.keys.allShards().map(async (shard) => {
       for (const entity of this.registry.entities) {
-        const fields = [...this.registry.searchFields(entity).values()]
-        await this.mirror.warm(shard, entity.name, fields.filter(pairedField).map((f) => f.name))
+        const paired = [...this.registry.searchFields(entity).values()].filter(pairedField)
+        await this.mirror.warm(shard, entity.name, paired.map((f) => f.name), paired.filter((f) => f.autocomplete).map((f) => f.name))
       }
     }))
   }
