@@ -108,7 +108,8 @@ export function listAnnotations(schema: TSchema): { searchable: ListedSearchable
   const searchable: ListedSearchable[] = []
   const relationships: Relationship[] = []
   const visit = (node: Node, inList: boolean): void => {
-    const many = inList || node.items !== undefined || node.patternProperties !== undefined
+    // A list joined into one path (joinPath) is one value.
+    const many = inList || (node.items !== undefined && node.searchable?.joinPath === undefined) || node.patternProperties !== undefined
     if (node.searchable) searchable.push({ ...node.searchable, many })
     if (node.relationship) relationships.push(node.relationship)
     if (node.fieldEdges) relationships.push({ name: node.fieldEdges.name, entityTypes: ['schemaField'], lineage: node.fieldEdges.lineage })

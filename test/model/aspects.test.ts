@@ -7,6 +7,7 @@ import { buildRegistry, type UnknownFieldPolicy } from '../../model/registry.ts'
 import { unknownFields, withoutNulls } from '../../model/schemaWalk.ts'
 import { problems, validateOrThrow } from '../../model/validate.ts'
 import type { CatalogError } from '../../model/errors.ts'
+import { pairedField } from '../../model/search/native/indexMirror.ts'
 
 const registry = buildRegistry()
 const schemaOf = (name: string) => registry.findAspect(name)!.schema
@@ -92,6 +93,19 @@ test('search and relationship annotations live on the aspects', () => {
   for (const rel of ['OwnedBy', 'TaggedWith', 'DownstreamOf', 'Consumes', 'Contains', 'IsPartOf', 'SchemaFieldTaggedWith', 'EditableSchemaFieldTaggedWith']) {
     assert.ok(names.has(rel), rel)
   }
+})
+
+test('a search field fed from a list or a map may have many values, one joined into a path has one', () => {
+  const many = (entity: string, field: string) => registry.searchFields(registry.entity(entity)).get(field)!.many
+  assert.is(many('dataset', 'description'), false)
+  assert.is(many('dataset', 'qualifiedName'), false)
+  assert.is(many('dataset', 'tags'), true)
+  assert.is(many('dataset', 'fieldPaths'), true)
+  assert.is(many('dataset', 'browsePaths'), true)
+  assert.is(listAnnotations(schemaOf('browsePathsV2')).searchable.find((s) => s.field === 'browsePaths')!.many, false)
+  // The native engine pairs names and free text of one value (indexMirror.ts pairedField), nothing else.
+  const paired = [...registry.searchFields(registry.entity('dataset')).values()].filter(pairedField).map((f) => f.name).sort()
+  assert.equal(paired, ['description', 'displayName', 'editedDescription', 'editedName', 'name', 'qualifiedName'])
 })
 
 test('facets and autocomplete fields come from annotations', () => {
