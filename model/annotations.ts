@@ -29,6 +29,11 @@ export interface Searchable {
   /** Facet buckets show the urn's id part ("foo") instead of the whole urn. */
   facetKey?: 'id'
   /**
+   * Its values are nearly each entity's own (a browse path ends with the entity's name), though an entity may have
+   * several: the native engine keeps no posting per value (model/search/native/indexMirror.ts pairedField).
+   */
+  unique?: boolean
+  /**
    * The annotated value is a list of records forming one path (browsePathsV2): of each record the first present of
    * the `joinPath` fields, then the entity's own urn, joined with `/` (a `/` inside a segment is written `%2F`).
    * An empty list gives no value.

@@ -22,6 +22,8 @@ export interface SearchField {
   facetKey?: 'id'
   /** An entity may have several values of it (an aspect feeds it from a list or a map). */
   many: boolean
+  /** Its values are nearly each entity's own (the `unique` annotation). */
+  unique: boolean
 }
 
 /** What happens to a proposal of an aspect the registry does not know, for a known entity type (UNKNOWN_ASPECTS). */
@@ -240,6 +242,7 @@ export class Registry {
           facet: (known?.facet ?? false) || (s.facet ?? false),
           facetKey: known?.facetKey ?? s.facetKey,
           many: (known?.many ?? false) || s.many,
+          unique: (known?.unique ?? false) || (s.unique ?? false),
         })
       }
     }

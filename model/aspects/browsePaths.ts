@@ -3,7 +3,7 @@ import { Type } from 'typebox'
 import { defineAspect } from './aspect.ts'
 
 export const BrowsePaths = Type.Object({
-  paths: Type.Array(Type.String({ pattern: '^/', searchable: { field: 'browsePaths', type: 'KEYWORD' } })),
+  paths: Type.Array(Type.String({ pattern: '^/', searchable: { field: 'browsePaths', type: 'KEYWORD', unique: true } })),
 })
 
 export const browsePaths = defineAspect('browsePaths', 'com.svc.common.BrowsePaths', BrowsePaths)

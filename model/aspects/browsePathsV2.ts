@@ -13,7 +13,7 @@ export const BrowsePathEntry = Type.Object({
 })
 
 export const BrowsePathsV2 = Type.Object({
-  path: Type.Array(BrowsePathEntry, { searchable: { field: 'browsePaths', type: 'KEYWORD', joinPath: ['urn', 'id'] } }),
+  path: Type.Array(BrowsePathEntry, { searchable: { field: 'browsePaths', type: 'KEYWORD', joinPath: ['urn', 'id'], unique: true } }),
 })
 
 export const browsePathsV2 = defineAspect('browsePathsV2', 'com.svc.common.BrowsePathsV2', BrowsePathsV2)

@@ -103,9 +103,9 @@ test('a search field fed from a list or a map may have many values, one joined i
   assert.is(many('dataset', 'fieldPaths'), true)
   assert.is(many('dataset', 'browsePaths'), true)
   assert.is(listAnnotations(schemaOf('browsePathsV2')).searchable.find((s) => s.field === 'browsePaths')!.many, false)
-  // The native engine pairs names and free text of one value (indexMirror.ts pairedField), nothing else.
+  // The native engine pairs names, free text of one value and browse paths (indexMirror.ts pairedField), nothing else.
   const paired = [...registry.searchFields(registry.entity('dataset')).values()].filter(pairedField).map((f) => f.name).sort()
-  assert.equal(paired, ['description', 'displayName', 'editedDescription', 'editedName', 'name', 'qualifiedName'])
+  assert.equal(paired, ['browsePaths', 'description', 'displayName', 'editedDescription', 'editedName', 'name', 'qualifiedName'])
 })
 
 test('facets and autocomplete fields come from annotations', () => {

@@ -48,7 +48,8 @@ const searchScript = new LuaScript(import.meta.url, './search-2.lua')
  * since their words are kept whole by number (`words:`) instead of in a posting per word, 4 since a urn's id has no
  * posting of its own (`ids:<f>` lists the values by id), 5 since autocomplete reads the gateways' copies of the names
  * (no `ac:` entries), 6 since the names have no postings or lexicons (the copies read them from the stored
- * documents), 7 since neither have the free-text fields of one value (descriptions: indexMirror.ts pairedField).
+ * documents), 7 since neither have the free-text fields of one value and the browse paths (descriptions: indexMirror.ts
+ * pairedField).
  */
 const NATIVE_INDEX_FORMAT = '7'
 /** What the search script answers: total, the page's urns, a match-all's facets, bitmap, numbers, documents. */
@@ -236,7 +237,7 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Records the index format on a new store (`nativeIndex` in the layout record). An index of format 3 (a posting
-   * per urn id), 4 (autocomplete entries in Redis), 5 (postings of names) or 6 (postings of descriptions) is brought
+   * per urn id), 4 (autocomplete entries in Redis), 5 (postings of names) or 6 (postings of descriptions, browse paths) is brought
    * to this one in place (idsUpgrade.ts, suggestionsUpgrade.ts, pairsUpgrade.ts). A store indexed by an earlier format (before document
    * numbers and bitmaps; with a posting per word, no `words:`) is said so on stderr: its search answers stay
    * incomplete until `restore --rebuild`, which records the format once done (markRebuilt).
@@ -248,7 +249,7 @@ export class NativeEngine implements SearchEngine {
       const listed = recorded === '3' ? await listIdsFromLexicons(this.redis, this.keys, this.registry) : 0
       const dropped = recorded === '5' || recorded === '6' ? 0 : await dropSuggestionEntries(this.redis, this.keys, this.registry)
       const values = await dropPairedPostings(this.redis, this.keys, this.registry)
-      process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was brought from format ${recorded} to ${NATIVE_INDEX_FORMAT}: ${listed} urn values listed by their id, ${dropped} sets of autocomplete entries dropped, the postings of ${values} values of paired fields (names, descriptions) dropped\n`)
+      process.stderr.write(`the native search index of KEY_PREFIX "${this.keys.prefix}" was brought from format ${recorded} to ${NATIVE_INDEX_FORMAT}: ${listed} urn values listed by their id, ${dropped} sets of autocomplete entries dropped, the postings of ${values} values of paired fields (names, descriptions, browse paths) dropped\n`)
       return this.markRebuilt()
     }
     const entities = await Promise.all(this.keys.allShards().map((shard) => this.redis.zcard(this.keys.entities(shard))))

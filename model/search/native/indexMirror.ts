@@ -70,15 +70,15 @@ export function lexiconLogOp(keys: Keys, shard: number, entityType: string, fiel
  * posting per matching value (~730 keys, ~3 ms of Redis, for a word's CONTAIN in 100,000 names), while a write
  * keeps no posting, lexicon entry or bitmap per value (a new description's posting, lexicon entry and their log
  * entry were a third of a datasetProperties change's apply script). They are the autocomplete fields (names,
- * titles) and the free-text fields an entity has at most one value of (descriptions, qualified names,
- * definitions): each value costs a gateway its pair in memory (about the value and the urn), where Redis kept a
- * key per value. A free-text field of many values (a schema's field paths and field descriptions) keeps its
+ * titles), the free-text fields an entity has at most one value of (descriptions, qualified names,
+ * definitions) and the fields declared `unique` (browse paths, which end with the entity's name): each value costs
+ * a gateway its pair in memory (about the value and the urn), where Redis kept a key per value. A free-text field of many values (a schema's field paths and field descriptions) keeps its
  * postings: its values repeat across documents, and copying them all would cost each gateway a multiple of
  * them. Facet fields keep value lexicons.
  */
 export function pairedField(field: SearchField): boolean {
   if (field.facet || field.name === URN_LEXICON) return false
-  return field.autocomplete || (field.type === 'TEXT' && !field.many)
+  return field.autocomplete || field.unique || (field.type === 'TEXT' && !field.many)
 }
 
 /**

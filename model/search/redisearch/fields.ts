@@ -63,7 +63,7 @@ export function visitFacetLine(line: string, visit: (field: string, value: strin
 
 /** The search fields of an entity type, the urn field first. */
 export function indexedFields(registry: Registry, entity: EntitySpec): SearchField[] {
-  const urnField: SearchField = { name: URN_FIELD, type: 'TEXT', boost: 1, queryByDefault: true, autocomplete: false, facet: false, many: false }
+  const urnField: SearchField = { name: URN_FIELD, type: 'TEXT', boost: 1, queryByDefault: true, autocomplete: false, facet: false, many: false, unique: true }
   return [urnField, ...registry.searchFields(entity).values()]
 }
 

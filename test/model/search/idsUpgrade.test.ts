@@ -70,18 +70,18 @@ test('a format-4 index loses its autocomplete entries, and autocomplete reads th
 })
 
 for (const format of ['5', '6']) {
-  test(`a format-${format} index loses the postings, bitmaps and lexicons of its names and descriptions, and conditions on them still find them`, async () => {
+  test(`a format-${format} index loses the postings, bitmaps and lexicons of its names, descriptions and browse paths, and conditions on them still find them`, async () => {
     const svc = await startService({ searchEngine: 'native' })
     try {
       const urn = `urn:svc:dataset:(urn:svc:dataPlatform:hive,PairsUpgrade${format}.Orders,PROD)`
       assert.is((await nameDataset(svc, urn, 'Pairs Upgrade Orders', 'Every Order of the upgrade')).status, 200)
       const { redis, keys, engine } = svc.gateway.model
       // What a format-5 index has beside this one's, for each paired field's value (a format-6 one for a
-      // description's): a posting, its bitmap once large, and the value in the field's lexicon; none of it is written
-      // any more.
+      // description's or a browse path's): a posting, its bitmap once large, and the value in the field's lexicon;
+      // none of it is written any more.
       const ix = (kind: string, rest = '') => keys.nativeIndex(keys.shardOf(urn), 'dataset', kind, rest)
       const leftovers: string[] = []
-      for (const [field, value] of [['name', `pairsupgrade${format}.orders`], ['displayName', 'pairs upgrade orders'], ['description', 'every order of the upgrade']]) {
+      for (const [field, value] of [['name', `pairsupgrade${format}.orders`], ['displayName', 'pairs upgrade orders'], ['description', 'every order of the upgrade'], ['browsePaths', '/prod/hive/x']]) {
         assert.is(await redis.exists(ix('kw', `${field}\u0000${value}`), ix('vals', field)), 0, `${field} has no posting or lexicon`)
         await redis.sadd(ix('kw', `${field}\u0000${value}`), urn)
         await redis.setbit(ix('bm', `kw:${field}\u0000${value}`), 1, 1)
@@ -103,6 +103,8 @@ for (const format of ['5', '6']) {
       assert.equal(await found('description', 'CONTAIN', 'order of'), [urn])
       assert.equal(await found('description', 'END_WITH', 'the upgrade'), [urn])
       assert.equal(await found('description', 'EQUAL', 'every order'), [])
+      assert.equal(await found('browsePaths', 'START_WITH', '/prod/hive'), [urn])
+      assert.equal(await found('browsePaths', 'CONTAIN', `pairsupgrade${format}`), [urn])
     } finally {
       await svc.close()
     }

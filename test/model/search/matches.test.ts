@@ -7,7 +7,7 @@ import type { SearchField } from '../../../model/registry.ts'
 import type { QueryWord } from '../../../model/search/native/wordQuery.ts'
 
 const field = (name: string, queryByDefault = true): [string, SearchField] =>
-  [name, { name, type: 'TEXT', boost: 1, queryByDefault, autocomplete: false, facet: false, many: false }]
+  [name, { name, type: 'TEXT', boost: 1, queryByDefault, autocomplete: false, facet: false, many: false, unique: false }]
 const fields = new Map([field('name'), field('description'), field('platform', false), field('urn')])
 
 /** Every value tokenized (the function before values without any query word were skipped unread). */
