@@ -7,8 +7,9 @@
  *                   copy (wordQuery.ts), so no token has a posting here
  *   kw:<f>\0<v>     urns whose field f has the value v (lower-cased): a set while small, a sorted set (score
  *                   0, urn order) from 64 members on (KLINK: a filter on one value pages through it as it is); for
- *                   every field but a paired one (indexMirror.ts pairedField: names), whose conditions the gateways'
- *                   copies of its pairs answer, read from the stored documents (`doc:`) and kept by PAIRLOG
+ *                   every field but a paired one (indexMirror.ts pairedField: names, descriptions, browse
+ *                   paths), whose conditions the gateways' copies of its pairs answer, read from the stored
+ *                   documents (`doc:`) and kept by PAIRLOG
  *   ids:<f>         sorted set (lexicographic), for a URN field: `id \0 value` of each urn value of its lexicon
  *                   (IDLINK), so that `tags:pii` finds urn:svc:tag:pii's posting (filter.lua EQUAL_OR_ID; the
  *                   gateways' copies find it by the facet values' ids, localFilter.ts): a value's id has no posting
@@ -27,10 +28,11 @@
  *                   match-all)
  *   log:            stream, the index's change log: every value that entered or left a `vals:` lexicon and every
  *                   urn that entered or left `live:` (LEXLOG), every value a document got or lost in a paired
- *                   field (PAIRLOG: names, whose copies hold urns), every document's words when they change
- *                   (WORDLOG, which keeps them in `words:` too), every document number's new facet line (DOC) or
- *                   its end (UNDOC), trimmed to about LOG_LENGTH entries: indexMirror.ts follows it; `logorigin:`
- *                   holds the id of its first entry (a log begun again has another)
+ *                   field (PAIRLOG: names, descriptions, browse paths, whose copies hold urns), every
+ *                   document's words when they change (WORDLOG, which keeps them in `words:` too), every
+ *                   document number's new facet line (DOC) or its end (UNDOC), trimmed to about LOG_LENGTH
+ *                   entries: indexMirror.ts follows it; `logorigin:` holds the id of its first entry (a log
+ *                   begun again has another)
  * Every op is idempotent and lexicons shrink when a posting empties (KLINK/KUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost; a restated document whose number stands logs no
  * pairs (the copies read them from its stored document, which the restatement rewrites).
@@ -75,10 +77,11 @@ export function nativeDocumentOps(
   else if (before) ops.push(['DEL', keys.doc(T, urn)])
   // A value entering or leaving a lexicon is logged for the copies that CONTAIN and END_WITH read (indexMirror.ts).
   const logged = (field: string, value: string): Op => lexiconLogOp(keys, shard, T, field, value)
-  // A paired field's value (indexMirror.ts pairedField: names) has no posting or lexicon here: every condition on
-  // it is answered by the gateways' copies of the pairs, which are read from the stored documents (`doc:`) and kept
-  // by this log. A change of an existing document's value is logged; a document without one before (new, or
-  // restated: restore indices) logs its values when this apply gives it its number, else its pairs stand.
+  // A paired field's value (indexMirror.ts pairedField: names, descriptions, browse paths) has no posting or
+  // lexicon here: every condition on it is answered by the gateways' copies of the pairs, which are read from the
+  // stored documents (`doc:`) and kept by this log. A change of an existing document's value is logged; a document
+  // without one before (new, or restated: restore indices) logs its values when this apply gives it its number,
+  // else its pairs stand.
   const pairLogged = (field: string, value: string, present: boolean, original?: string): Op =>
     pairLogOp(keys, shard, T, field, value, urn, present, before !== null, original)
   if (after && !before) ops.push(['ZADD', ix('live'), '0', urn], logged(URN_LEXICON, urn))

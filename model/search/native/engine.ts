@@ -734,9 +734,10 @@ export class NativeEngine implements SearchEngine {
   /**
    * Criteria with CONTAIN or END_WITH on a string field (or the urn) turned into EQUAL on the values (urns) of the
    * shard that match, found in this process's copy of the field's lexicon (the live set for the urn), current as of
-   * the call; EQUAL on a URN field into EQUAL_OR_ID; on a paired field (names) into URNS, the urns whose value
-   * matches, found in the copy of its pairs (START_WITH and the ranges too, read in their order); other criteria
-   * unchanged. Urns compare without regard to case; field values are lower-cased already.
+   * the call; EQUAL on a URN field into EQUAL_OR_ID; on a paired field (names, descriptions, browse paths) into
+   * URNS, the urns whose value matches, found in the copy of its pairs (START_WITH and the ranges too, read in
+   * their order); other criteria unchanged. Urns compare without regard to case; field values are lower-cased
+   * already.
    */
   private async resolveInner(shard: number, entity: EntitySpec, criteria: readonly Criterion[], asOf = performance.now()): Promise<Criterion[]> {
     const fields = this.registry.searchFields(entity)

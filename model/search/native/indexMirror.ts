@@ -3,8 +3,9 @@
  * inside Redis, where every microsecond holds the only thread every reader and writer shares:
  *   - the lexicons (values of a field, `vals:<f>`; urns, `live:`) that CONTAIN and END_WITH compare one by one
  *     (about 1 us per value in Redis; here it costs this process's CPU, which grows with the gateways); for a
- *     paired field (names: pairedField), each value with the urns and document numbers that have it (read from the
- *     stored documents: Redis keeps no posting of such a value), so that every condition on it resolves to documents;
+ *     paired field (names, descriptions, browse paths: pairedField), each value with the urns and document
+ *     numbers that have it (read from the stored documents: Redis keeps no posting of such a value), so that
+ *     every condition on it resolves to documents;
  *   - every document's facet values (its facet line in `docs:`, by document number), so that the facets of a
  *     result (any but a match-all) are counted here from its documents' numbers or its bitmap, where Redis would
  *     AND the result with each shown value's bitmap (one BITOP and one BITCOUNT of N/8 bytes per value) or parse
