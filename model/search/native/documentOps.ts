@@ -30,7 +30,7 @@
  *                   urn that entered or left `live:` (LEXLOG), every value a document got or lost in a paired
  *                   field (PAIRLOG: names, descriptions, browse paths, whose copies hold urns), every
  *                   document's words when they change (WORDLOG, which keeps them in `words:` too), every
- *                   document number's new facet line (DOC) or its end (UNDOC), trimmed to about LOG_LENGTH
+ *                   document number's new facet line (DOC) or its end (UNDOC), trimmed to about logLength
  *                   entries: indexMirror.ts follows it; `logorigin:` holds the id of its first entry (a log
  *                   begun again has another)
  * Every op is idempotent and lexicons shrink when a posting empties (KLINK/KUNLINK), so replaying a document's

@@ -19,7 +19,7 @@
  * whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value of a
  * paired field or writes it otherwise ({f, v, u, d, p, o}: PAIRLOG, d its document number, o its spelling where that is
  * not v), whenever a document's words change ({u, d, w}: WORDLOG, all of them) and whenever a document number gets a
- * new facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about LOG_LENGTH entries; `ix:<type>:logorigin:`
+ * new facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about logLength entries; `ix:<type>:logorigin:`
  * holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
  * before every answer the copy reads the log from where it stopped (one XRANGE from the last entry read), so a write
  * acknowledged before the query is in it. When the log lost entries this copy had not read (trimmed past them, or begun
@@ -38,8 +38,18 @@ import { pairOf, PairsCopy } from './pairsCopy.ts'
 import { WordCopy } from './wordCopy.ts'
 import { lexRange } from '../../store/lexRange.ts'
 
-/** Entries a change log keeps (XADD MAXLEN ~): a copy that falls further behind than this copies its parts again. */
+/**
+ * Entries the change logs of one type keep in all (XADD MAXLEN ~): a copy that falls further behind than its log
+ * keeps copies its parts again. Each of S shards' logs keeps 1/S of it (each gets about 1/S of the writes, so it spans
+ * the same time), at least LOG_LENGTH_MIN: a cluster's 16 logs each kept 100,000, so that at 100,000 datasets none
+ * had trimmed yet (~1.2 KB a dataset, where one server's log kept ~200 bytes a dataset).
+ */
 export const LOG_LENGTH = 100_000
+/** Entries each shard's change log keeps at least (logLength). */
+const LOG_LENGTH_MIN = 10_000
+
+/** Entries one shard's change log keeps, of `shards` (LOG_LENGTH). */
+export const logLength = (shards: number): number => Math.max(LOG_LENGTH_MIN, Math.ceil(LOG_LENGTH / shards))
 /** The field name under which the live set's changes (urns) are logged. */
 export const URN_LEXICON = 'urn'
 /** The part that holds the documents' facet values. */
@@ -56,7 +66,7 @@ const lowerOf = (field: string) => field === URN_LEXICON ? (v: string) => v.toLo
 
 /** The log keys of an index, as the apply ops name them. */
 export function changeLog(keys: Keys, shard: number, entityType: string): { log: string; origin: string; maxlen: string } {
-  return { log: keys.nativeIndex(shard, entityType, 'log'), origin: keys.nativeIndex(shard, entityType, 'logorigin'), maxlen: String(LOG_LENGTH) }
+  return { log: keys.nativeIndex(shard, entityType, 'log'), origin: keys.nativeIndex(shard, entityType, 'logorigin'), maxlen: String(logLength(keys.shards)) }
 }
 
 /** The apply op that logs `value` entering or leaving the lexicon of `field` when the op before it did that (apply.lua). */

@@ -9,6 +9,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { onCluster, startService, type TestService } from '../../helpers/service.ts'
 import { scanKeys } from '../../../model/store/redis.ts'
+import { LOG_LENGTH, logLength } from '../../../model/search/native/indexMirror.ts'
 
 const mirror = suite<{ svc: TestService }>('native index copies (CONTAIN, END_WITH, facets)')
 const ds = (name: string) => `urn:svc:dataset:(urn:svc:dataPlatform:hive,${name},PROD)`
@@ -145,6 +146,13 @@ mirror('a gateway copies facet lines and names before it is ready, and reads the
   await redis.config('RESETSTAT')
   assert.equal(await matching(svc, 'name', 'CONTAIN', 'warm_'), [ds('warm_daily')])
   assert.is(await copied(), false, 'no facet line was copied inside the query')
+})
+
+mirror("each shard's change log keeps its share of LOG_LENGTH, 10,000 entries at least", () => {
+  assert.is(logLength(1), LOG_LENGTH)
+  assert.is(logLength(4), LOG_LENGTH / 4)
+  assert.is(logLength(16), 10_000)
+  assert.is(logLength(128), 10_000)
 })
 
 mirror.run()
