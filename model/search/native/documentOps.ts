@@ -73,7 +73,9 @@ export function nativeDocumentOps(
   // The document's number comes first (every bitmap op below reads it) and goes last.
   const { log, origin, maxlen } = changeLog(keys, shard, T)
   if (after) ops.push(['DOC', docs, ix('next'), ix('free'), ix('lb'), urn, facetLine(facets, now), log, origin, maxlen])
-  if (after) ops.push(['HSET', keys.doc(T, urn), 'urn', urn, 'd', JSON.stringify(after.fields)])
+  // The stored document is its fields (`d`) alone: its urn is in its key's name, and in its fields (a `urn` field
+  // beside them, which nothing read, cost ~90 bytes a document).
+  if (after) ops.push(['HSET', keys.doc(T, urn), 'd', JSON.stringify(after.fields)])
   else if (before) ops.push(['DEL', keys.doc(T, urn)])
   // A value entering or leaving a lexicon is logged for the copies that CONTAIN and END_WITH read (indexMirror.ts).
   const logged = (field: string, value: string): Op => lexiconLogOp(keys, shard, T, field, value)
