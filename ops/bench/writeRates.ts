@@ -2,8 +2,8 @@
  * `node ops/bench/writeRates.ts`: the write path's throughput alone, quickly (what issue 20 measures): starts its own
  * Redis, WRITE_WORKERS worker processes and a gateway, loads WRITE_DATASETS (20,000) new datasets of the live
  * scenario's catalogue (liveCatalogue.ts: 3 aspects each) through ingestProposalBatch (WRITE_BATCH_DATASETS, 100,
- * datasets a request, WRITE_BATCH_INFLIGHT, 4, in flight: as upstream's sink sends them), then sends synchronous ingestProposals (new
- * versions of loaded datasets) from WRITE_SYNC_CLIENTS clients (16; a list, or empty for none) and, beside them, a bare
+ * datasets a request, WRITE_BATCH_INFLIGHT, 4, in flight: as upstream's sink sends them), then sends synchronous
+ * ingestProposals (new versions of loaded datasets) from WRITE_SYNC_CLIENTS clients (16; a list, or empty for none) and, beside them, a bare
  * BullMQ round trip at as many clients (baselines.ts: issue 20 asks for their ratio), restores one
  * platform's rows and every row (not with WRITE_RESTORE=0), and prints each figure with the CPU each process spent on
  * it (Redis, gateway, workers: from /proc), so a change can be judged by CPU per dataset as well as by rate on a
@@ -84,7 +84,7 @@ try {
   // What the processes spend with nothing to do (timers, polls, blocked reads), which every figure below includes.
   await measure('idle', 'seconds', async () => { await new Promise((r) => setTimeout(r, 5000)); return 5 })
   // As upstream's sink sends them (issue 20's batch figure): 100 datasets a request, each 3 aspects (properties, tags,
-  // owner: the live scenario's catalogue), 4 requests in flight.
+  // owner: the live scenario's catalogue), 4 requests in flight (WRITE_BATCH_INFLIGHT).
   const seconds = await measure('batch first writes', 'datasets', async () => {
     await runLoad(base, Number(process.env.WRITE_BATCH_INFLIGHT ?? 4), Math.ceil(DATASETS / BATCH_DATASETS), (b) => ({
       method: 'POST', path: '/aspects?action=ingestProposalBatch',

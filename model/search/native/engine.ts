@@ -48,8 +48,8 @@ const searchScript = new LuaScript(import.meta.url, './search-2.lua')
  * since their words are kept whole by number (`words:`) instead of in a posting per word, 4 since a urn's id has no
  * posting of its own (`ids:<f>` lists the values by id), 5 since autocomplete reads the gateways' copies of the names
  * (no `ac:` entries), 6 since the names have no postings or lexicons (the copies read them from the stored
- * documents), 7 since neither have the free-text fields of one value and the browse paths (descriptions: indexMirror.ts
- * pairedField).
+ * documents), 7 since neither have the free-text fields of one value (descriptions) and the browse paths
+ * (indexMirror.ts pairedField).
  */
 const NATIVE_INDEX_FORMAT = '7'
 /** What the search script answers: total, the page's urns, a match-all's facets, bitmap, numbers, documents. */
@@ -237,10 +237,11 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Records the index format on a new store (`nativeIndex` in the layout record). An index of format 3 (a posting
-   * per urn id), 4 (autocomplete entries in Redis), 5 (postings of names) or 6 (postings of descriptions, browse paths) is brought
-   * to this one in place (idsUpgrade.ts, suggestionsUpgrade.ts, pairsUpgrade.ts). A store indexed by an earlier format (before document
-   * numbers and bitmaps; with a posting per word, no `words:`) is said so on stderr: its search answers stay
-   * incomplete until `restore --rebuild`, which records the format once done (markRebuilt).
+   * per urn id), 4 (autocomplete entries in Redis), 5 (postings of names) or 6 (postings of descriptions and browse
+   * paths) is brought to this one in place (idsUpgrade.ts, suggestionsUpgrade.ts, pairsUpgrade.ts). A store indexed
+   * by an earlier format (before document numbers and bitmaps; with a posting per word, no `words:`) is said so on
+   * stderr: its search answers stay incomplete until `restore --rebuild`, which records the format once done
+   * (markRebuilt).
    */
   async ensureIndexes(): Promise<void> {
     const recorded = await this.redis.hget(this.keys.layout(), 'nativeIndex')
@@ -267,9 +268,9 @@ export class NativeEngine implements SearchEngine {
 
   /**
    * Copies into this process what its queries read (indexMirror.ts): every type's facet lines and words and the
-   * pairs of its paired fields (descriptions; names and titles, what CONTAIN, END_WITH and autocomplete are asked of
-   * most, with their searches' lists and orders), in every shard, then
-   * keeps the copies current in the background, KEEP_CURRENT_MS apart. A gateway reports ready once this is done.
+   * pairs of its paired fields (descriptions, browse paths; names and titles, what CONTAIN, END_WITH and
+   * autocomplete are asked of most, with their searches' lists and orders), in every shard, then keeps the copies
+   * current in the background, KEEP_CURRENT_MS apart. A gateway reports ready once this is done.
    */
   async warmUp(): Promise<void> {
     // First, so that copies stay current even when a copy below fails (the next query makes it).

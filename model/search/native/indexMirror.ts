@@ -40,7 +40,7 @@ import { lexRange } from '../../store/lexRange.ts'
 
 /**
  * Entries the change logs of one type keep in all (XADD MAXLEN ~): a copy that falls further behind than its log
- * keeps copies its parts again. Each of S shards' logs keeps 1/S of it (each gets about 1/S of the writes, so it spans
+ * reaches copies its parts again. Each of S shards' logs keeps 1/S of it (each gets about 1/S of the writes, so it spans
  * the same time), at least LOG_LENGTH_MIN: a cluster's 16 logs each kept 100,000, so that at 100,000 datasets none
  * had trimmed yet (~1.2 KB a dataset, where one server's log kept ~200 bytes a dataset).
  */
@@ -81,11 +81,11 @@ export function lexiconLogOp(keys: Keys, shard: number, entityType: string, fiel
  * posting per matching value (~730 keys, ~3 ms of Redis, for a word's CONTAIN in 100,000 names), while a write
  * keeps no posting, lexicon entry or bitmap per value (a new description's posting, lexicon entry and their log
  * entry were a third of a datasetProperties change's apply script). They are the autocomplete fields (names,
- * titles), the free-text fields an entity has at most one value of (descriptions, qualified names,
- * definitions) and the fields declared `unique` (browse paths, which end with the entity's name): each value costs
- * a gateway its pair in memory (about the value and the urn), where Redis kept a key per value. A free-text field of many values (a schema's field paths and field descriptions) keeps its
- * postings: its values repeat across documents, and copying them all would cost each gateway a multiple of
- * them. Facet fields keep value lexicons.
+ * titles), the free-text fields an entity has at most one value of (descriptions, qualified names, definitions)
+ * and the fields declared `unique` (browse paths, which end with the entity's name): each value costs a gateway its
+ * pair in memory (about the value and the urn), where Redis kept a key per value. A free-text field of many values
+ * (a schema's field paths and field descriptions) keeps its postings: its values repeat across documents, and
+ * copying them all would cost each gateway a multiple of them. Facet fields keep value lexicons.
  */
 export function pairedField(field: SearchField): boolean {
   if (field.facet || field.name === URN_LEXICON) return false

@@ -2,9 +2,9 @@
  * Bringing a native index of format 5 or 6 (or older, after idsUpgrade.ts and suggestionsUpgrade.ts) to format 7 in
  * place: format 5 kept a posting (`kw:<f>\0<v>`, with its bitmap `bm:kw:<f>\0<v>` once large) and a lexicon entry
  * (`vals:<f>`) for every value of a paired field (names: indexMirror.ts pairedField), format 6 for every value of a
- * free-text field of one value (descriptions) and of a browse path, which format 7 pairs as well; the copies read pairs from the stored
- * documents (`doc:`), so those keys are unlinked (freed by Redis in the background), a page of STEP values per
- * command, then the lexicon itself.
+ * free-text field of one value (descriptions) and of a browse path, which format 7 pairs as well; the copies read
+ * pairs from the stored documents (`doc:`), so those keys are unlinked (freed by Redis in the background), a page of
+ * STEP values per command, then the lexicon itself.
  */
 import type { Registry } from '../../registry.ts'
 import type { Keys } from '../../store/keys.ts'
