@@ -30,9 +30,9 @@
  *                   urn that entered or left `live:` (LEXLOG), every value a document got or lost in a paired
  *                   field (PAIRLOG: names, descriptions, browse paths, whose copies hold urns), every
  *                   document's words when they change (WORDLOG, which keeps them in `words:` too), every
- *                   document number's new facet line (DOC) or its end (UNDOC), trimmed to about logLength
- *                   entries: indexMirror.ts follows it; `logorigin:` holds the id of its first entry (a log
- *                   begun again has another)
+ *                   document number's new facet line (DOC) or its end (UNDOC), an apply's changes in one
+ *                   entry, trimmed to about logLength entries: indexMirror.ts follows it; `logorigin:` holds the
+ *                   id of its first entry (a log begun again has another)
  * Every op is idempotent and lexicons shrink when a posting empties (KLINK/KUNLINK), so replaying a document's
  * removal and addition (restore indices) heals whatever was lost; a restated document whose number stands logs no
  * pairs (the copies read them from its stored document, which the restatement rewrites).

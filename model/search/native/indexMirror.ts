@@ -15,11 +15,12 @@
  *     document (instead of a sorted-set entry, and often a bitmap bit, per word), and a query of words none of its
  *     time but the log's read (and, with a filter other than facet values, the filter's own documents).
  *
- * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script appends an entry
+ * Each index (type, shard) has a change log: the stream `ix:<type>:log:`, to which the apply script records a change
  * whenever a value enters or leaves a lexicon ({f, v, p}: LEXLOG), whenever a document gets or loses a value of a
  * paired field or writes it otherwise ({f, v, u, d, p, o}: PAIRLOG, d its document number, o its spelling where that is
  * not v), whenever a document's words change ({u, d, w}: WORDLOG, all of them) and whenever a document number gets a
- * new facet line or is freed ({n, l} or {n}: DOC, UNDOC), trimmed to about logLength entries; `ix:<type>:logorigin:`
+ * new facet line or is freed ({n, l} or {n}: DOC, UNDOC), an apply's changes in one entry (logRecords), trimmed to
+ * about logLength entries; `ix:<type>:logorigin:`
  * holds the id of the log's first entry. A part is copied on its first use, in short steps (ZRANGE BYLEX, HSCAN);
  * before every answer the copy reads the log from where it stopped (one XRANGE from the last entry read), so a write
  * acknowledged before the query is in it. When the log lost entries this copy had not read (trimmed past them, or begun
@@ -40,13 +41,15 @@ import { lexRange } from '../../store/lexRange.ts'
 
 /**
  * Entries the change logs of one type keep in all (XADD MAXLEN ~): a copy that falls further behind than its log
- * reaches copies its parts again. Each of S shards' logs keeps 1/S of it (each gets about 1/S of the writes, so it spans
- * the same time), at least LOG_LENGTH_MIN: a cluster's 16 logs each kept 100,000, so that at 100,000 datasets none
- * had trimmed yet (~1.2 KB a dataset, where one server's log kept ~200 bytes a dataset).
+ * reaches copies its parts again. An entry is one apply's changes (3 for a new description, 7 for a new dataset);
+ * until stop 69 it was one change, and the logs kept 100,000: as many changes, and as long a time, as 15,000 applies
+ * of new datasets. Each of S shards' logs keeps 1/S of it (each gets about 1/S of the writes, so it spans the same
+ * time), at least LOG_LENGTH_MIN: a cluster's 16 logs each kept the whole length until stop 68, so that at 100,000
+ * datasets none had trimmed yet (~1.2 KB a dataset, where one server's log kept ~200 bytes a dataset).
  */
-export const LOG_LENGTH = 100_000
+export const LOG_LENGTH = 15_000
 /** Entries each shard's change log keeps at least (logLength). */
-const LOG_LENGTH_MIN = 10_000
+const LOG_LENGTH_MIN = 1_500
 
 /** Entries one shard's change log keeps, of `shards` (LOG_LENGTH). */
 export const logLength = (shards: number): number => Math.max(LOG_LENGTH_MIN, Math.ceil(LOG_LENGTH / shards))
@@ -73,6 +76,24 @@ export function changeLog(keys: Keys, shard: number, entityType: string): { log:
 export function lexiconLogOp(keys: Keys, shard: number, entityType: string, field: string, value: string): Op {
   const { log, origin, maxlen } = changeLog(keys, shard, entityType)
   return ['LEXLOG', log, origin, field, value, maxlen]
+}
+
+/**
+ * The changes one log entry records, each as field -> value (apply.lua "To log"): an apply writes one entry per log,
+ * its only change's fields, or each of several changes after a `+` field; an entry written before stop 69 is one change.
+ */
+export function logRecords(fields: readonly string[]): Record<string, string>[] {
+  const records: Record<string, string>[] = []
+  let record: Record<string, string> | undefined
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    if (fields[i] === '+' || !record) {
+      record = {}
+      records.push(record)
+      if (fields[i] === '+') continue
+    }
+    record[fields[i]!] = fields[i + 1]!
+  }
+  return records
 }
 
 /**
@@ -557,29 +578,32 @@ export class IndexMirror {
   /** Applies log entries to the copied parts; answers whether more may follow (a full step was read). */
   private applyEntries(copy: IndexCopy, entries: [string, string[]][]): boolean {
     for (const [id, fields] of entries) {
-      const entry: Record<string, string> = {}
-      for (let i = 0; i < fields.length; i += 2) entry[fields[i]!] = fields[i + 1]!
-      if (entry.w !== undefined) {
-        if (entry.d) copy.words?.set(Number(entry.d), entry.u!, entry.w)
-      } else if (entry.n !== undefined) {
-        copy.facets?.set(Number(entry.n), entry.l)
-        if (entry.l === undefined) copy.words?.delete(Number(entry.n))
-      } else if (entry.u !== undefined) {
-        // A document without a number (none is live without one) has nothing to pair.
-        const pairs = entry.d ? copy.lexicons.get(PAIRS + entry.f) as PairsCopy | undefined : undefined
-        if (entry.p === '1') pairs?.add(pairOf(entry.v!, entry.u, entry.d!), entry.o)
-        else pairs?.delete(pairOf(entry.v!, entry.u, entry.d!))
-      } else {
-        if (copy.originals.get(entry.f!)?.delete(entry.v!)) copy.generation++
-        const lexicon = copy.lexicons.get(entry.f!)
-        if (lexicon && entry.v !== undefined) {
-          if (entry.p === '1') lexicon.add(entry.v)
-          else lexicon.delete(entry.v)
-        }
-      }
+      for (const record of logRecords(fields)) this.applyRecord(copy, record)
       copy.cursor = id
       copy.seen++
     }
     return entries.length === STEP
+  }
+
+  /** Applies one logged change to the copied parts. */
+  private applyRecord(copy: IndexCopy, entry: Record<string, string>): void {
+    if (entry.w !== undefined) {
+      if (entry.d) copy.words?.set(Number(entry.d), entry.u!, entry.w)
+    } else if (entry.n !== undefined) {
+      copy.facets?.set(Number(entry.n), entry.l)
+      if (entry.l === undefined) copy.words?.delete(Number(entry.n))
+    } else if (entry.u !== undefined) {
+      // A document without a number (none is live without one) has nothing to pair.
+      const pairs = entry.d ? copy.lexicons.get(PAIRS + entry.f) as PairsCopy | undefined : undefined
+      if (entry.p === '1') pairs?.add(pairOf(entry.v!, entry.u, entry.d!), entry.o)
+      else pairs?.delete(pairOf(entry.v!, entry.u, entry.d!))
+    } else {
+      if (copy.originals.get(entry.f!)?.delete(entry.v!)) copy.generation++
+      const lexicon = copy.lexicons.get(entry.f!)
+      if (lexicon && entry.v !== undefined) {
+        if (entry.p === '1') lexicon.add(entry.v)
+        else lexicon.delete(entry.v)
+      }
+    }
   }
 }

@@ -9,7 +9,7 @@ import { suite } from 'uvu'
 import * as assert from 'uvu/assert'
 import { onCluster, startService, type TestService } from '../../helpers/service.ts'
 import { scanKeys } from '../../../model/store/redis.ts'
-import { LOG_LENGTH, logLength } from '../../../model/search/native/indexMirror.ts'
+import { LOG_LENGTH, logLength, logRecords } from '../../../model/search/native/indexMirror.ts'
 
 const mirror = suite<{ svc: TestService }>('native index copies (CONTAIN, END_WITH, facets)')
 const ds = (name: string) => `urn:svc:dataset:(urn:svc:dataPlatform:hive,${name},PROD)`
@@ -148,11 +148,33 @@ mirror('a gateway copies facet lines and names before it is ready, and reads the
   assert.is(await copied(), false, 'no facet line was copied inside the query')
 })
 
-mirror("each shard's change log keeps its share of LOG_LENGTH, 10,000 entries at least", () => {
+mirror("each shard's change log keeps its share of LOG_LENGTH, 1,500 entries at least", () => {
   assert.is(logLength(1), LOG_LENGTH)
   assert.is(logLength(4), LOG_LENGTH / 4)
-  assert.is(logLength(16), 10_000)
-  assert.is(logLength(128), 10_000)
+  assert.is(logLength(16), 1_500)
+  assert.is(logLength(128), 1_500)
+})
+
+mirror('an apply logs its changes as one entry per log: a new dataset\'s document number, urn, words and pairs together', async ({ svc }) => {
+  const redis = svc.gateway.model.redis
+  const urn = ds('one_entry_daily')
+  const log = svc.gateway.model.keys.nativeIndex(svc.gateway.model.keys.shardOf(urn), 'dataset', 'log')
+  const before = await redis.xlen(log)
+  assert.is((await properties(svc, 'one_entry_daily')).status, 200)
+  assert.is(await redis.xlen(log), before + 1, 'one entry')
+  const [[, fields]] = await redis.xrevrange(log, '+', '-', 'COUNT', 1) as [string, string[]][]
+  const records = logRecords(fields!)
+  assert.ok(records.length >= 4, JSON.stringify(records))
+  assert.ok(records.some((r) => r.n !== undefined && r.l !== undefined), 'its document number and facet line')
+  assert.ok(records.some((r) => r.w !== undefined && r.u === urn), 'its words')
+  assert.ok(records.some((r) => r.f === 'name' && r.v === 'one_entry_daily' && r.p === '1'), 'its name\'s pair')
+  assert.equal(await matching(svc, 'name', 'CONTAIN', 'one_entry'), [urn])
+})
+
+mirror('log records: an entry of one change is its fields, an entry of several separates each with +', () => {
+  assert.equal(logRecords(['n', '4', 'l', 'x']), [{ n: '4', l: 'x' }])
+  assert.equal(logRecords(['+', '', 'n', '4', '+', '', 'f', 'name', 'v', 'a+b', 'p', '1']), [{ n: '4' }, { f: 'name', v: 'a+b', p: '1' }])
+  assert.equal(logRecords(['+', '', 'u', 'urn:x', 'd', '', 'w', '']), [{ u: 'urn:x', d: '', w: '' }])
 })
 
 mirror.run()
