@@ -27,6 +27,7 @@ const DATASETS = Number(process.env.WRITE_DATASETS ?? 20_000)
 const WORKERS = Number(process.env.WRITE_WORKERS ?? 1)
 const PARTITIONS = Number(process.env.WRITE_PARTITIONS ?? 16)
 const BATCH_DATASETS = Number(process.env.WRITE_BATCH_DATASETS ?? 100)
+const BATCH_INFLIGHT = Number(process.env.WRITE_BATCH_INFLIGHT ?? 4)
 const ENGINE = process.env.BENCH_ENGINE ?? 'native'
 const PROFILE = process.env.BENCH_PROFILE
 const RESTORE = process.env.WRITE_RESTORE !== '0'
@@ -84,9 +85,9 @@ try {
   // What the processes spend with nothing to do (timers, polls, blocked reads), which every figure below includes.
   await measure('idle', 'seconds', async () => { await new Promise((r) => setTimeout(r, 5000)); return 5 })
   // As upstream's sink sends them (issue 20's batch figure): 100 datasets a request, each 3 aspects (properties, tags,
-  // owner: the live scenario's catalogue), 4 requests in flight (WRITE_BATCH_INFLIGHT).
+  // owner: the live scenario's catalogue), BATCH_INFLIGHT requests in flight (4).
   const seconds = await measure('batch first writes', 'datasets', async () => {
-    await runLoad(base, Number(process.env.WRITE_BATCH_INFLIGHT ?? 4), Math.ceil(DATASETS / BATCH_DATASETS), (b) => ({
+    await runLoad(base, BATCH_INFLIGHT, Math.ceil(DATASETS / BATCH_DATASETS), (b) => ({
       method: 'POST', path: '/aspects?action=ingestProposalBatch',
       body: JSON.stringify({ proposals: Array.from({ length: Math.min(BATCH_DATASETS, DATASETS - b * BATCH_DATASETS) }, (_, k) => loadProposals(b * BATCH_DATASETS + k)).flat() }),
     }))
